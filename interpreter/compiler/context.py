@@ -1,0 +1,98 @@
+"""Shared state of one compilation: the source, the names table, the node table, and the diagnostics found."""
+from __future__ import annotations
+
+from ..engine.choices import Template
+from ..errors import Diagnostic, RulesetError, did_you_mean
+from ..expr.compiler import Compiled, ExprError, Names, Scope, compile_expr, compile_zone
+
+
+class Abort(Exception):
+    """Stop compiling one part after its diagnostic was recorded; the rest goes on."""
+
+
+class Context:
+    """Collects diagnostics with locations; compiles expressions at a data path; registers nodes and blocks."""
+
+    def __init__(self, source):
+        self.source = source
+        self.diagnostics: list[Diagnostic] = []
+        self.names = Names()
+        self.nodes: list = []
+        self.blocks: list = []
+
+    # diagnostics ------------------------------------------------------------
+    def error(self, path, message, code="ruleset", hint=None, offset=0, key=False):
+        self.diagnostics.append(Diagnostic(code, message, self.source.location(tuple(path), offset, key), hint=hint))
+
+    def fail(self, path, message, code="ruleset", hint=None, offset=0, key=False):
+        self.error(path, message, code, hint, offset, key)
+        raise Abort()
+
+    def check(self):
+        if self.diagnostics:
+            raise RulesetError(self.diagnostics)
+
+    def unknown(self, path, what, name, known, code="unknown-name", key=False):
+        self.fail(path, f"unknown {what} '{name}'", code, did_you_mean(str(name), known), key=key)
+
+    # expressions ------------------------------------------------------------
+    def get(self, path):
+        node = self.source.data
+        for k in path:
+            node = node[k]
+        return node
+
+    def expr(self, path, scope: Scope | None = None, value=None) -> Compiled:
+        text = self.get(path) if value is None else value
+        if not isinstance(text, (str, int, bool)):
+            self.fail(path, "expected an expression (text, a number, true or false)", "type")
+        try:
+            compiled = compile_expr(text, self.names, scope)
+        except ExprError as exc:
+            self.fail(path, exc.message, exc.code, exc.hint, offset=exc.offset)
+        compiled.loc = self.source.location(tuple(path))
+        return compiled
+
+    def zone(self, path, scope: Scope | None = None) -> Compiled:
+        text = self.get(path)
+        if not isinstance(text, str):
+            self.fail(path, "expected a zone, such as 'deck', 'row[i]' or 'me.hand'", "type")
+        try:
+            return compile_zone(text, self.names, scope)
+        except ExprError as exc:
+            self.fail(path, exc.message, exc.code, exc.hint, offset=exc.offset)
+
+    def template(self, path, scope: Scope | None = None) -> Template:
+        """Compile a text with `{expression}` holes."""
+        text = self.get(path)
+        if not isinstance(text, str):
+            self.fail(path, "expected a text", "type")
+        parts, i = [], 0
+        while i < len(text):
+            start = text.find("{", i)
+            if start < 0:
+                parts.append(text[i:])
+                break
+            if start > i:
+                parts.append(text[i:start])
+            end = text.find("}", start)
+            if end < 0:
+                self.fail(path, "a '{' in this text is never closed", "template", offset=start)
+            try:
+                parts.append(compile_expr(text[start + 1:end], self.names, scope))
+            except ExprError as exc:
+                self.fail(path, exc.message, exc.code, exc.hint, offset=start + 1 + exc.offset)
+            i = end + 1
+        return Template(parts)
+
+    # the node table -----------------------------------------------------------
+    def node(self, node, path, text=""):
+        node.id = len(self.nodes)
+        node.loc = self.source.location(tuple(path))
+        node.text = text
+        self.nodes.append(node)
+        return node
+
+    def block(self, nodes) -> int:
+        self.blocks.append(tuple(nodes))
+        return len(self.blocks) - 1

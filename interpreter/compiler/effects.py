@@ -1,0 +1,321 @@
+"""Compile effect lists (plain data) -> blocks of runtime nodes, name-checking every expression in them."""
+from __future__ import annotations
+
+from lark import Tree
+
+from ..engine import nodes as N
+from ..engine.choices import Choice
+from ..errors import did_you_mean
+from ..expr.compiler import ExprError, Scope, parse
+from .context import Abort, Context
+
+# effect name -> (keys allowed beside it in the same map, whether its own value is a map of fields)
+EFFECTS = {
+    "move": ((), True), "deal": ((), True), "shuffle": ((), False), "set": ((), True), "add": ((), True),
+    "let": ((), True), "if": (("then", "else"), False), "while": (("max", "do"), False),
+    "until": (("max", "do"), False), "for_each": (("in", "do"), False), "choose": ((), True),
+    "end_turn": ((), False), "end_round": ((), False), "end_game": ((), False),
+    "call": (("with",), False), "log": ((), False),
+}
+
+MOVE_FIELDS = {"from", "to", "count", "cards", "take", "at", "if_empty"}
+DEAL_FIELDS = {"from", "to", "count", "players", "if_empty"}
+CHOOSE_FIELDS = {"player", "prompt", "args", "if", "label", "do"}
+END_WORDS = N.FRONT_WORDS | N.BACK_WORDS
+DEFAULT_LOOP_MAX = 1000
+
+
+class EffectCompiler:
+    """Turns effect lists into blocks; procedures are compiled on first use and shared."""
+
+    def __init__(self, ctx: Context, refill: dict):
+        self.ctx = ctx
+        self.refill = refill  # slot -> slot to shuffle in when it runs short
+        self.procedures: dict = {}  # name -> (block id, arg names)
+
+    def block(self, path, scope: Scope) -> int | None:
+        """Compile the effect list at `path` into a block id (None when the list is absent or empty)."""
+        ctx = self.ctx
+        items = ctx.get(path)
+        if items is None:
+            return None
+        if not isinstance(items, list):
+            ctx.error(path, "expected a list of effects", "type")
+            return None
+        nodes = []
+        scope = Scope(dict(scope.locals), scope.it)
+        for i, item in enumerate(items):
+            try:
+                node = self.effect(tuple(path) + (i,), item, scope)
+            except Abort:
+                continue
+            if node is not None:
+                nodes.append(node)
+        return ctx.block(nodes) if nodes else None
+
+    def effect(self, path, item, scope: Scope):
+        ctx = self.ctx
+        if isinstance(item, str):
+            head, fields, value = item, {}, None
+            if head not in EFFECTS:
+                ctx.unknown(path, "effect", head, EFFECTS, "unknown-effect")
+        elif isinstance(item, dict):
+            heads = [k for k in item if k in EFFECTS]
+            if not heads:
+                first = next(iter(item), "?")
+                ctx.unknown(path + (first,), "effect", first, EFFECTS, "unknown-effect", key=True)
+            if len(heads) > 1:
+                ctx.fail(path + (heads[1],), f"one effect per list item: '{heads[0]}' and '{heads[1]}' "
+                         "are both here", "effect", key=True)
+            head = heads[0]
+            allowed = EFFECTS[head][0]
+            for k in item:
+                if k != head and k not in allowed:
+                    hint = did_you_mean(str(k), allowed) if allowed else None
+                    ctx.fail(path + (k,), f"'{k}' does not belong to a '{head}' effect"
+                             + (f" (it takes {', '.join(allowed)})" if allowed else ""), "effect", hint, key=True)
+            fields, value = item, item[head]
+        else:
+            ctx.fail(path, "expected an effect: a name such as 'end_turn' or a map such as 'move: {...}'", "type")
+        method = getattr(self, "e_" + head)
+        node = method(path, fields, value, scope)
+        return ctx.node(node, path, head if isinstance(item, str) else f"{head}")
+
+    # helpers --------------------------------------------------------------
+    def _fields(self, path, value, allowed, required=()):
+        ctx = self.ctx
+        if not isinstance(value, dict):
+            ctx.fail(path, f"expected a map with {', '.join(sorted(allowed))}", "type")
+        for k in value:
+            if k not in allowed:
+                ctx.unknown(path + (k,), "field", k, allowed, "unknown-field", key=True)
+        for k in required:
+            if k not in value:
+                ctx.fail(path, f"missing '{k}'", "missing-field")
+        return value
+
+    def _end(self, path, value, scope):
+        """`at`/`take`: a word naming an end, or an expression giving one."""
+        if isinstance(value, str) and value in END_WORDS:
+            return lambda g, e, it, v=value: v
+        return self.ctx.expr(path, scope)
+
+    # cards ----------------------------------------------------------------
+    def e_move(self, path, fields, value, scope):
+        p = path + ("move",)
+        f = self._fields(p, value, MOVE_FIELDS, ("to",))
+        ctx = self.ctx
+        if "from" not in f:
+            ctx.fail(p, "missing 'from': say which zone the cards leave", "missing-field")
+        if "count" in f and "cards" in f:
+            ctx.fail(p + ("cards",), "give either 'count' or 'cards', not both", "effect", key=True)
+        src = ctx.zone(p + ("from",), scope)
+        dst = ctx.zone(p + ("to",), scope)
+        count = None
+        if "cards" not in f:
+            c = f.get("count", 1)
+            count = None if c == "all" else ctx.expr(p + ("count",), scope, value=c)
+        cards = ctx.expr(p + ("cards",), scope) if "cards" in f else None
+        take = self._end(p + ("take",), f["take"], scope) if "take" in f else None
+        at = self._end(p + ("at",), f["at"], scope) if "at" in f else None
+        if_empty = self.block(p + ("if_empty",), scope) if "if_empty" in f else None
+        return N.Move(src, dst, count, cards, take, at, if_empty, self.refill)
+
+    def e_deal(self, path, fields, value, scope):
+        p = path + ("deal",)
+        f = self._fields(p, value, DEAL_FIELDS, ("from", "to", "count"))
+        ctx = self.ctx
+        src = ctx.zone(p + ("from",), scope)
+        to = f["to"]
+        if to not in ctx.names.player_zones:
+            zones = ctx.names.player_zones
+            ctx.fail(p + ("to",), f"'deal' gives to a zone of each player; '{to}' is not one",
+                     "unknown-zone", did_you_mean(str(to), zones))
+        ctx.names.used.add(("zone", to))
+        count = ctx.expr(p + ("count",), scope)
+        players = ctx.expr(p + ("players",), scope) if "players" in f else None
+        if_empty = self.block(p + ("if_empty",), scope) if "if_empty" in f else None
+        return N.Deal(src, ctx.names.player_zones[to], count, players, if_empty, self.refill)
+
+    def e_shuffle(self, path, fields, value, scope):
+        return N.Shuffle(self.ctx.zone(path + ("shuffle",) if fields else path, scope))
+
+    # values ---------------------------------------------------------------
+    def _lvalue(self, path, key, scope):
+        """A variable to assign: `name` (a game variable) or `player.name` (a player variable)."""
+        ctx, names = self.ctx, self.ctx.names
+        try:
+            tree = parse(key)
+        except ExprError as exc:
+            ctx.fail(path, exc.message, exc.code, key=True)
+        if isinstance(tree, Tree) and tree.data == "name":
+            name = str(tree.children[0])
+            if name in names.global_vars:
+                names.used.add(("var", name))
+                return name, None
+            if name in names.player_vars:
+                ctx.fail(path, f"'{name}' is a variable of each player: say whose, as in 'me.{name}'",
+                         "unknown-name", key=True)
+            ctx.unknown(path, "variable", name, names.global_vars | names.player_vars, key=True)
+        if isinstance(tree, Tree) and tree.data == "attr":
+            name = str(tree.children[1])
+            if name in names.player_vars:
+                names.used.add(("pvar", name))
+                base_text = key[:key.rfind(".")]
+                try:
+                    who = ctx.expr(path, scope, value=base_text)
+                except Abort:
+                    raise
+                return name, who
+            ctx.unknown(path, "player variable", name, names.player_vars, key=True)
+        ctx.fail(path, "expected a variable name, or player.variable", "lvalue", key=True)
+
+    def _assign(self, path, value, scope, add):
+        p = path + ("add" if add else "set",)
+        if not isinstance(value, dict) or not value:
+            self.ctx.fail(p, "expected a map of variable: value", "type")
+        targets = []
+        for key, v in value.items():
+            name, who = self._lvalue(p + (key,), str(key), scope)
+            targets.append((name, who, self.ctx.expr(p + (key,), scope)))
+        return N.Set(targets, add)
+
+    def e_set(self, path, fields, value, scope):
+        return self._assign(path, value, scope, False)
+
+    def e_add(self, path, fields, value, scope):
+        return self._assign(path, value, scope, True)
+
+    def e_let(self, path, fields, value, scope):
+        p = path + ("let",)
+        ctx = self.ctx
+        if not isinstance(value, dict) or not value:
+            ctx.fail(p, "expected a map of name: expression", "type")
+        bindings = []
+        for name, v in value.items():
+            self._check_local(p + (name,), name)
+            compiled = ctx.expr(p + (name,), scope)
+            bindings.append((name, compiled))
+            scope.locals[name] = compiled.kind
+        return N.Let(bindings)
+
+    def _check_local(self, path, name):
+        ctx, names = self.ctx, self.ctx.names
+        if not isinstance(name, str) or not name.isidentifier():
+            ctx.fail(path, f"'{name}' is not a valid name", "name", key=True)
+        clash = name in names.all_names() or name == "it"
+        if clash:
+            ctx.fail(path, f"'{name}' is already the name of something in this ruleset; choose another",
+                     "name-clash", key=True)
+
+    def e_log(self, path, fields, value, scope):
+        return N.Log(self.ctx.template(path + ("log",) if fields else path, scope))
+
+    # control --------------------------------------------------------------
+    def e_if(self, path, fields, value, scope):
+        ctx = self.ctx
+        cond = ctx.expr(path + ("if",), scope)
+        if "then" not in fields:
+            ctx.fail(path, "an 'if' needs 'then:' effects", "missing-field")
+        then_block = self.block(path + ("then",), scope)
+        else_block = self.block(path + ("else",), scope) if "else" in fields else None
+        return N.If(cond, then_block, else_block)
+
+    def _repeat(self, path, fields, scope, until):
+        ctx = self.ctx
+        head = "until" if until else "while"
+        cond = ctx.expr(path + (head,), scope)
+        if "do" not in fields:
+            ctx.fail(path, f"a '{head}' loop needs 'do:' effects", "missing-field")
+        limit = ctx.expr(path + ("max",), scope) if "max" in fields else (lambda g, e, it: DEFAULT_LOOP_MAX)
+        body = self.block(path + ("do",), scope)
+        if body is None:
+            ctx.fail(path + ("do",), "the loop body is empty", "effect")
+        return N.Repeat(cond, until, limit, body)
+
+    def e_while(self, path, fields, value, scope):
+        return self._repeat(path, fields, scope, False)
+
+    def e_until(self, path, fields, value, scope):
+        return self._repeat(path, fields, scope, True)
+
+    def e_for_each(self, path, fields, value, scope):
+        ctx = self.ctx
+        if not isinstance(value, str):
+            ctx.fail(path + ("for_each",), "expected the name to bind each item to", "type")
+        self._check_local(path + ("for_each",), value)
+        for k in ("in", "do"):
+            if k not in fields:
+                ctx.fail(path, f"a 'for_each' needs '{k}:'", "missing-field")
+        items = ctx.expr(path + ("in",), scope)
+        inner = Scope({**scope.locals, value: {"cards": "card", "players": "player"}.get(items.kind, "any")},
+                      scope.it)
+        body = self.block(path + ("do",), inner)
+        if body is None:
+            ctx.fail(path + ("do",), "the loop body is empty", "effect")
+        return N.ForEach(value, items, body)
+
+    def e_call(self, path, fields, value, scope):
+        ctx = self.ctx
+        if value not in self.procedures:
+            ctx.unknown(path + ("call",), "procedure", value, self.procedures, "unknown-procedure")
+        block, arg_names = self.procedures[value]
+        given = fields.get("with") or {}
+        if not isinstance(given, dict):
+            ctx.fail(path + ("with",), "expected a map of argument: expression", "type")
+        args = []
+        for k in given:
+            if k not in arg_names:
+                ctx.unknown(path + ("with", k), "argument", k, arg_names, "unknown-argument", key=True)
+            args.append((k, ctx.expr(path + ("with", k), scope)))
+        for k in arg_names:
+            if k not in given:
+                ctx.fail(path, f"procedure '{value}' needs the argument '{k}'", "missing-field")
+        return N.Call(block, args)
+
+    def e_end_turn(self, path, fields, value, scope):
+        return N.EndTurn()
+
+    def e_end_round(self, path, fields, value, scope):
+        return N.EndRound()
+
+    def e_end_game(self, path, fields, value, scope):
+        p = path + ("end_game",)
+        if value is None:
+            return N.EndGame(None, "the game ended")
+        f = self._fields(p, value, {"winners", "reason"})
+        winners = self.ctx.expr(p + ("winners",), scope) if "winners" in f else None
+        return N.EndGame(winners, str(f.get("reason", "the game ended")))
+
+    def e_choose(self, path, fields, value, scope):
+        p = path + ("choose",)
+        f = self._fields(p, value, CHOOSE_FIELDS, ("args",))
+        ctx = self.ctx
+        player = ctx.expr(p + ("player",), scope) if "player" in f else (lambda g, e, it: e["me"])
+        choice, inner = self.choice(p, f, scope, "choose")
+        body = self.block(p + ("do",), inner) if "do" in f else None
+        for name in choice.arg_names:
+            scope.locals[name] = inner.locals[name]
+        return N.Choose(player, str(f.get("prompt", "choose")), choice, body)
+
+    def choice(self, path, f, scope, name):
+        """Compile `args` (name: domain, in order), `if` and `label` into a Choice; return it and its scope."""
+        ctx = self.ctx
+        args = f.get("args") or {}
+        if not isinstance(args, dict):
+            ctx.fail(path + ("args",), "expected a map of argument name: list of values", "type")
+        inner = Scope(dict(scope.locals), scope.it)
+        names, domains, kinds = [], [], []
+        for arg, dom in args.items():
+            self._check_local(path + ("args", arg), arg)
+            compiled = ctx.expr(path + ("args", arg), inner)
+            kind = {"cards": "card", "players": "player"}.get(compiled.kind, "any")
+            inner.locals[arg] = kind
+            names.append(arg)
+            domains.append(compiled)
+            kinds.append(kind)
+        cond = ctx.expr(path + ("if",), inner) if "if" in f else None
+        label = ctx.template(path + ("label",), inner) if "label" in f else None
+        choice = Choice(name, names, domains, cond, label)
+        choice.kinds = tuple(kinds)
+        return choice, inner

@@ -1,0 +1,486 @@
+"""Compile a ruleset's plain data -> a frozen Ruleset: names, cards, zones, actions, flow and scoring."""
+from __future__ import annotations
+
+import hashlib
+import json
+
+from ..engine import nodes as N
+from ..engine.choices import Action
+from ..engine.view import VISIBILITIES
+from ..expr.compiler import Scope
+from ..ruleset import Ruleset, Scoring, Zone
+from .context import Abort, Context
+from .effects import EffectCompiler
+
+TOP_KEYS = {"name", "title", "text", "sources", "players", "parameters", "components", "zones", "variables",
+            "player_variables", "procedures", "setup", "actions", "flow", "scoring", "limits", "extends"}
+ZONE_KEYS = {"per_player", "count", "visibility", "ordered", "refill_from", "text"}
+ACTION_KEYS = {"text", "args", "when", "if", "label", "do"}
+STEP_KEYS = {"name", "actions", "optional", "player", "if"}
+DEFAULT_TURN_LIMIT = 1000
+
+
+def compile_ruleset(source) -> Ruleset:
+    """Compile a parsed Source into a Ruleset, or raise RulesetError with every problem found."""
+    ctx = Context(source)
+    data = source.data
+    if not isinstance(data, dict):
+        ctx.fail_soft = True
+        ctx.error((), "a ruleset is a map of sections (name, players, components, zones, ...)", "type")
+        ctx.check()
+    builder = _Builder(ctx, data)
+    try:
+        rs = builder.build()
+    except Abort:
+        rs = None
+    ctx.check()
+    return rs
+
+
+class _Builder:
+    def __init__(self, ctx: Context, data: dict):
+        self.ctx, self.data = ctx, data
+
+    def section(self, key, default):
+        value = self.data.get(key, default)
+        return default if value is None else value
+
+    def guard(self, fn, *args):
+        try:
+            return fn(*args)
+        except Abort:
+            return None
+
+    def build(self) -> Ruleset:
+        ctx, data = self.ctx, self.data
+        for key in data:
+            if key not in TOP_KEYS:
+                ctx.unknown((key,), "section", key, TOP_KEYS, "unknown-section", key=True)
+        if "name" not in data:
+            ctx.error((), "a ruleset needs a 'name'", "missing-field")
+        lo, hi = self.players()
+        self.params = self.guard(self.parameters, lo, hi) or {}
+        self.guard(self.components)
+        self.guard(self.zones)
+        self.variables()
+        ctx.check()  # names must be complete before expressions are compiled
+        refill = {}
+        for z in self.zone_defs.values():
+            if z.refill_from is not None:
+                refill[z.slot] = self.zone_defs[z.refill_from].slot
+        self.fx = EffectCompiler(ctx, refill)
+        self.guard(self.procedures)
+        self.actions = self.guard(self.compile_actions) or {}
+        setup_block = self.fx.block(("setup",), Scope({})) if "setup" in data else None
+        flow = self.guard(self.flow, setup_block)
+        scoring = self.guard(self.scoring) or Scoring()
+        ctx.check()
+        game_block, steps_id, turn_loop_id, turn_limit = flow
+        labels = self.card_labels()
+        ctx.check()
+        canonical = json.dumps(data, sort_keys=True, default=str)
+        return Ruleset(
+            name=str(data.get("name")), title=str(data.get("title") or data.get("name")),
+            text=str(data.get("text") or ""), sources=list(data.get("sources") or []),
+            min_players=lo, max_players=hi, params=self.params, cards=self.cards, card_labels=labels,
+            card_attrs=ctx.names.card_attrs, zones=self.zone_defs, fixed_slots=ctx.names.fixed_slots,
+            player_zone_names=list(ctx.names.player_zones), initial_cards=self.initial,
+            global_vars=self.global_vars, player_vars=self.player_vars, hidden_vars=set(),
+            actions=self.actions, scoring=scoring, turn_limit=turn_limit, nodes=ctx.nodes,
+            blocks=ctx.blocks, game_block=game_block, steps_node=steps_id, turn_loop_node=turn_loop_id,
+            fingerprint=hashlib.sha256(canonical.encode()).hexdigest()[:16], path=ctx.source.file, data=data)
+
+    # metadata and parameters -------------------------------------------------
+    def players(self):
+        ctx = self.ctx
+        p = self.data.get("players")
+        if not isinstance(p, dict) or not isinstance(p.get("min"), int) or not isinstance(p.get("max"), int):
+            ctx.error(("players",), "expected 'players: {min: N, max: M}'", "players")
+            return 1, 1
+        lo, hi = p["min"], p["max"]
+        if not 1 <= lo <= hi <= 64:
+            ctx.error(("players",), f"player range {lo} to {hi} is not possible (1 to 64, min <= max)", "players")
+            return 1, 1
+        return lo, hi
+
+    def parameters(self, lo, hi):
+        ctx = self.ctx
+        params = self.section("parameters", {})
+        if not isinstance(params, dict):
+            ctx.fail(("parameters",), "expected a map of parameter: value", "type")
+        out = {}
+        for name, value in params.items():
+            self._name((("parameters", name)), name)
+            if isinstance(value, dict):
+                if not value or not all(isinstance(k, int) and not isinstance(k, bool) for k in value):
+                    ctx.error(("parameters", name), "a table by player count has player counts as keys, "
+                              "as in {2: 7, 3: 5}", "parameter")
+                    continue
+            elif value is not None and not isinstance(value, (int, str, bool, list)):
+                ctx.error(("parameters", name), "a parameter is a number, text, true/false, a list, "
+                          "or a table by player count", "parameter")
+                continue
+            out[name] = value
+        ctx.names.params = set(out)
+        return out
+
+    def _name(self, path, name):
+        if not isinstance(name, str) or not name.isidentifier():
+            self.ctx.fail(path, f"'{name}' is not a valid name (letters, digits and _)", "name", key=True)
+
+    # components ---------------------------------------------------------------
+    def components(self):
+        ctx = self.ctx
+        comps = self.section("components", {})
+        if not isinstance(comps, dict) or not comps:
+            ctx.fail(("components",), "expected a map of card type: {cards: [...]}", "type")
+        self.cards, self.card_homes, attrs = [], [], []
+        self.label_paths = {}
+        for ctype, spec in comps.items():
+            path = ("components", ctype)
+            self._name(path, ctype)
+            if not isinstance(spec, dict) or not isinstance(spec.get("cards"), list):
+                ctx.error(path, "a card type needs 'cards:', a list of {attribute: value, count: N}", "type")
+                continue
+            for k in spec:
+                if k not in ("cards", "label", "in", "text", "total"):
+                    ctx.unknown(path + (k,), "field", k, ("cards", "label", "in", "text", "total"), key=True)
+            first = len(self.cards)
+            for i, row in enumerate(spec["cards"]):
+                rpath = path + ("cards", i)
+                if not isinstance(row, dict):
+                    ctx.error(rpath, "a card row is a map of attribute: value (and count)", "type")
+                    continue
+                count = row.get("count", 1)
+                if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 10000:
+                    ctx.error(rpath + ("count",), "count must be a whole number from 0 to 10000", "type")
+                    continue
+                card = {"type": ctype}
+                for k, v in row.items():
+                    if k == "count":
+                        continue
+                    self._name(rpath + (k,), k)
+                    if not isinstance(v, (int, str, bool)):
+                        ctx.error(rpath + (k,), "a card attribute is a number, text or true/false", "type")
+                    card[k] = v
+                    if k not in attrs:
+                        attrs.append(k)
+                for _ in range(count):
+                    self.cards.append(dict(card))
+            self.card_homes.append((ctype, first, len(self.cards), spec.get("in"), path))
+            self.label_paths[ctype] = (path + ("label",)) if "label" in spec else None
+        if "type" not in attrs:
+            attrs.insert(0, "type")
+        ctx.names.card_attrs = {a: [c.get(a) for c in self.cards] for a in attrs}
+
+    def card_labels(self):
+        ctx = self.ctx
+        labels = [None] * len(self.cards)
+        for ctype, first, last, _, path in self.card_homes:
+            lpath = self.label_paths.get(ctype)
+            if lpath is None:
+                attrs = [a for a in ctx.names.card_attrs if a != "type"]
+                for c in range(first, last):
+                    labels[c] = str(self.cards[c].get(attrs[0], ctype)) if attrs else ctype
+                continue
+            try:
+                template = ctx.template(lpath, Scope({}, "card"))
+            except Abort:
+                continue
+            for c in range(first, last):
+                labels[c] = "".join(p if isinstance(p, str) else str(p(None, {}, c)) for p in template.parts)
+        return labels
+
+    # zones ----------------------------------------------------------------------
+    def zones(self):
+        ctx = self.ctx
+        zones = self.section("zones", {})
+        if not isinstance(zones, dict) or not zones:
+            ctx.fail(("zones",), "expected a map of zone name: {visibility: ...}", "type")
+        defs = {}
+        slot = 0
+        for name, spec in zones.items():
+            path = ("zones", name)
+            self._name(path, name)
+            spec = spec or {}
+            if not isinstance(spec, dict):
+                ctx.error(path, "a zone is a map such as {visibility: public}", "type")
+                continue
+            for k in spec:
+                if k not in ZONE_KEYS:
+                    ctx.unknown(path + (k,), "zone field", k, ZONE_KEYS, key=True)
+            vis = spec.get("visibility", "public")
+            if vis not in VISIBILITIES:
+                ctx.unknown(path + ("visibility",), "visibility", vis, VISIBILITIES, "bad-value")
+            z = Zone(name, bool(spec.get("per_player", False)), spec.get("count"), vis,
+                     bool(spec.get("ordered", True)), spec.get("refill_from"), str(spec.get("text", "")))
+            if z.per_player and z.count is not None:
+                ctx.error(path + ("count",), "a zone is either per player or a numbered family, not both", "zone")
+            if z.count is not None and (not isinstance(z.count, int) or not 1 <= z.count <= 1000):
+                ctx.error(path + ("count",), "count must be a whole number from 1 to 1000", "type")
+                z.count = 1
+            if not z.per_player:
+                z.slot = slot
+                slot += z.count or 1
+            defs[name] = z
+        index = 0
+        for z in defs.values():
+            if z.per_player:
+                z.index = index
+                index += 1
+        for z in defs.values():
+            if z.refill_from is not None:
+                other = defs.get(z.refill_from)
+                if other is None or other.per_player or other.count is not None or z.per_player or z.count:
+                    ctx.error(("zones", z.name, "refill_from"), "refill_from links two single shared zones; "
+                              f"'{z.refill_from}' is not one", "zone")
+        names = ctx.names
+        names.shared_zones = {z.name: z.slot for z in defs.values() if not z.per_player and z.count is None}
+        names.families = {z.name: (z.slot, z.count) for z in defs.values() if z.count is not None}
+        names.player_zones = {z.name: z.index for z in defs.values() if z.per_player}
+        names.fixed_slots = slot
+        self.zone_defs = defs
+        self.initial = {}
+        for ctype, first, last, home, path in self.card_homes:
+            if home is None:
+                ctx.error(path, f"say where the {ctype} cards start, as in 'in: deck'", "missing-field")
+            elif home not in names.shared_zones:
+                ctx.unknown(path + ("in",), "shared zone", home, names.shared_zones, "unknown-zone")
+            else:
+                self.initial.setdefault(names.shared_zones[home], []).extend(range(first, last))
+
+    def variables(self):
+        ctx = self.ctx
+        self.global_vars, self.player_vars = {}, {}
+        for key, target in (("variables", self.global_vars), ("player_variables", self.player_vars)):
+            section = self.section(key, {})
+            if not isinstance(section, dict):
+                ctx.error((key,), "expected a map of name: initial value", "type")
+                continue
+            for name, value in section.items():
+                try:
+                    self._name((key, name), name)
+                except Abort:
+                    continue
+                if not isinstance(value, (int, str, bool, list)) and value is not None:
+                    ctx.error((key, name), "an initial value is a number, text, true/false, none or a list", "type")
+                target[name] = value
+        names = ctx.names
+        names.global_vars, names.player_vars = set(self.global_vars), set(self.player_vars)
+        seen = {}
+        for kind, group in (("parameter", names.params), ("card attribute", names.card_attrs),
+                            ("zone", set(names.shared_zones) | set(names.families) | set(names.player_zones)),
+                            ("variable", names.global_vars), ("player variable", names.player_vars)):
+            for n in group:
+                if n in seen and not (n == "type" and kind == "card attribute"):
+                    ctx.error((), f"'{n}' is both a {seen[n]} and a {kind}; names must be unique", "name-clash")
+                seen[n] = kind
+
+    # procedures and actions ------------------------------------------------------
+    def procedures(self):
+        ctx = self.ctx
+        procs = self.section("procedures", {})
+        if not isinstance(procs, dict):
+            ctx.fail(("procedures",), "expected a map of name: {args: [...], do: [...]}", "type")
+        reserved = {}
+        for name, spec in procs.items():
+            path = ("procedures", name)
+            args = []
+            if isinstance(spec, dict):
+                args = spec.get("args") or []
+                if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+                    ctx.error(path + ("args",), "expected a list of argument names", "type")
+                    args = []
+            elif not isinstance(spec, list):
+                ctx.error(path, "a procedure is a list of effects, or {args: [...], do: [...]}", "type")
+                continue
+            bid = ctx.block(())
+            reserved[name] = (bid, args)
+            self.fx.procedures[name] = (bid, tuple(args))
+        for name, (bid, args) in reserved.items():
+            spec = procs[name]
+            path = ("procedures", name) + (("do",) if isinstance(spec, dict) else ())
+            body = self.fx.block(path, Scope({a: "any" for a in args}))
+            ctx.blocks[bid] = ctx.blocks[body] if body is not None else ()
+
+    def compile_actions(self):
+        ctx = self.ctx
+        actions = self.section("actions", {})
+        if not isinstance(actions, dict):
+            ctx.fail(("actions",), "expected a map of action name: {args, if, do}", "type")
+        out = {}
+        for name, spec in actions.items():
+            path = ("actions", name)
+            try:
+                self._name(path, name)
+                spec = spec or {}
+                if not isinstance(spec, dict):
+                    ctx.fail(path, "an action is a map with args, when, if, label, do", "type")
+                for k in spec:
+                    if k not in ACTION_KEYS:
+                        ctx.unknown(path + (k,), "action field", k, ACTION_KEYS, key=True)
+                base = Scope({})
+                when = ctx.expr(path + ("when",), base) if "when" in spec else None
+                choice, inner = self.fx.choice(path, spec, base, name)
+                block = self.fx.block(path + ("do",), inner) if "do" in spec else None
+                action = Action(name, choice.arg_names, choice.domains, choice.cond, choice.label_template,
+                                when, block, str(spec.get("text", "")))
+                action.kinds = choice.kinds
+                out[name] = action
+            except Abort:
+                continue
+        return out
+
+    # flow -------------------------------------------------------------------------
+    def flow(self, setup_block):
+        ctx = self.ctx
+        flow = self.section("flow", {})
+        if not isinstance(flow, dict):
+            ctx.fail(("flow",), "expected a map with round, ends, first_player", "type")
+        for k in flow:
+            if k not in ("first_player", "ends", "round"):
+                ctx.unknown(("flow", k), "flow field", k, ("first_player", "ends", "round"), key=True)
+        round_ = flow.get("round") or {}
+        rpath = ("flow", "round")
+        for k in round_:
+            if k not in ("first_player", "start", "turn", "ends", "end"):
+                ctx.unknown(rpath + (k,), "round field", k, ("first_player", "start", "turn", "ends", "end"), key=True)
+        turn = round_.get("turn") or {}
+        tpath = rpath + ("turn",)
+        for k in turn:
+            if k not in ("start", "steps", "end", "next_player"):
+                ctx.unknown(tpath + (k,), "turn field", k, ("start", "steps", "end", "next_player"), key=True)
+        scope = Scope({})
+        limits = self.section("limits", {})
+        turn_limit = limits.get("turns", DEFAULT_TURN_LIMIT) if isinstance(limits, dict) else DEFAULT_TURN_LIMIT
+        if not isinstance(turn_limit, int) or not 1 <= turn_limit <= 1_000_000:
+            ctx.error(("limits", "turns"), "the turn limit is a whole number from 1 to 1000000", "type")
+            turn_limit = DEFAULT_TURN_LIMIT
+
+        steps = []
+        raw_steps = turn.get("steps") or []
+        if not isinstance(raw_steps, list) or not raw_steps:
+            ctx.error(tpath + ("steps",) if "steps" in turn else tpath,
+                      "a turn needs 'steps:', a list of steps such as '- actions: [play]'", "missing-field")
+            raw_steps = []
+        for i, step in enumerate(raw_steps):
+            try:
+                steps.append(self.step(tpath + ("steps", i), step, scope))
+            except Abort:
+                continue
+        steps_node = ctx.node(N.Steps(ctx.block(steps)), tpath + ("steps",), "steps")
+
+        game_ends = self.ends(("flow", "ends"), flow.get("ends"), scope)
+        round_ends = self.ends(rpath + ("ends",), round_.get("ends"), scope)
+
+        turn_nodes = [ctx.node(N.TurnStart(turn_limit), tpath, "turn")]
+        self._add_block(turn_nodes, tpath + ("start",), turn, "start", scope)
+        turn_nodes.append(steps_node)
+        self._add_block(turn_nodes, tpath + ("end",), turn, "end", scope)
+        turn_nodes.append(ctx.node(N.EndChecks(game_ends, round_ends), tpath, "end checks"))
+        next_player = ctx.expr(tpath + ("next_player",), scope) if "next_player" in turn else None
+        turn_loop = ctx.node(N.TurnLoop(ctx.block(turn_nodes), next_player), tpath, "turns")
+
+        first = ctx.expr(rpath + ("first_player",), scope) if "first_player" in round_ else None
+        round_nodes = [ctx.node(N.RoundStart(first), rpath, "round")]
+        self._add_block(round_nodes, rpath + ("start",), round_, "start", scope)
+        round_nodes.append(turn_loop)
+        self._add_block(round_nodes, rpath + ("end",), round_, "end", scope)
+        round_loop = ctx.node(N.RoundLoop(ctx.block(round_nodes)), rpath, "rounds")
+
+        game_nodes = []
+        if setup_block is not None:
+            game_nodes.append(ctx.node(N.Block(setup_block), ("setup",), "setup"))
+        if "first_player" in flow:
+            game_nodes.append(ctx.node(N.SetCurrent(ctx.expr(("flow", "first_player"), scope)),
+                                       ("flow", "first_player"), "first player"))
+        game_nodes.append(round_loop)
+        return ctx.block(game_nodes), steps_node.id, turn_loop.id, turn_limit
+
+    def _add_block(self, nodes, path, section, key, scope):
+        if key in section:
+            bid = self.fx.block(path, scope)
+            if bid is not None:
+                nodes.append(self.ctx.node(N.Block(bid), path, key))
+
+    def step(self, path, step, scope):
+        ctx = self.ctx
+        if isinstance(step, str):
+            step = {"actions": [step]}
+            spec_path_actions = path
+        else:
+            spec_path_actions = path + ("actions",)
+        if not isinstance(step, dict):
+            ctx.fail(path, "a step is an action name or a map with actions", "type")
+        for k in step:
+            if k not in STEP_KEYS:
+                ctx.unknown(path + (k,), "step field", k, STEP_KEYS, key=True)
+        names = step.get("actions")
+        if isinstance(names, str):
+            names = [names]
+        if not isinstance(names, list) or not names:
+            ctx.fail(spec_path_actions, "a step lists the actions the player may choose from", "missing-field")
+        actions = []
+        for i, name in enumerate(names):
+            if name not in self.actions:
+                p = spec_path_actions + (i,) if spec_path_actions != path else path
+                if name in (self.data.get("actions") or {}):
+                    raise Abort()  # the action itself had an error, already reported
+                ctx.unknown(p, "action", name, self.actions, "unknown-action")
+            actions.append(self.actions[name])
+        player = ctx.expr(path + ("player",), scope) if "player" in step else None
+        when = ctx.expr(path + ("if",), scope) if "if" in step else None
+        label = str(step.get("name") or "/".join(names))
+        return ctx.node(N.Step(actions, player, bool(step.get("optional", False)), when, label), path, label)
+
+    def ends(self, path, entries, scope):
+        ctx = self.ctx
+        if entries is None:
+            return []
+        if not isinstance(entries, list):
+            ctx.error(path, "expected a list of {when: condition, winners: ..., reason: ...}", "type")
+            return []
+        out = []
+        for i, entry in enumerate(entries):
+            p = path + (i,)
+            try:
+                if not isinstance(entry, dict) or "when" not in entry:
+                    ctx.fail(p, "an end condition is a map with 'when:' (and optional winners, reason)", "type")
+                for k in entry:
+                    if k not in ("when", "winners", "reason"):
+                        ctx.unknown(p + (k,), "field", k, ("when", "winners", "reason"), key=True)
+                cond = ctx.expr(p + ("when",), scope)
+                winners = ctx.expr(p + ("winners",), scope) if "winners" in entry else None
+                out.append((cond, winners, str(entry.get("reason", entry["when"]))))
+            except Abort:
+                continue
+        return out
+
+    # scoring -------------------------------------------------------------------------
+    def scoring(self):
+        ctx = self.ctx
+        spec = self.section("scoring", {})
+        if not isinstance(spec, dict):
+            ctx.fail(("scoring",), "expected a map with parts and tie_breakers", "type")
+        for k in spec:
+            if k not in ("parts", "tie_breakers"):
+                ctx.unknown(("scoring", k), "scoring field", k, ("parts", "tie_breakers"), key=True)
+        parts = spec.get("parts") or {}
+        if not isinstance(parts, dict):
+            ctx.fail(("scoring", "parts"), "expected a map of part name: expression", "type")
+        scope = Scope({})
+        out = Scoring()
+        for name, _ in parts.items():
+            try:
+                out.parts.append((name, ctx.expr(("scoring", "parts", name), scope)))
+            except Abort:
+                continue
+        tbs = spec.get("tie_breakers") or []
+        if not isinstance(tbs, list):
+            ctx.fail(("scoring", "tie_breakers"), "expected a list of expressions", "type")
+        for i, text in enumerate(tbs):
+            try:
+                out.tie_breakers.append((str(text), ctx.expr(("scoring", "tie_breakers", i), scope)))
+            except Abort:
+                continue
+        return out

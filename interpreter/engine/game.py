@@ -1,0 +1,261 @@
+"""Run a ruleset: Ruleset + seed + player count -> a Game that stops at each decision and applies choices."""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..errors import GameError, IllegalChoice
+from .nodes import MAX_STACK
+from .state import State
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A pending decision: which player, what prompt, and the legal options with readable labels."""
+
+    player: int
+    prompt: str
+    options: tuple  # labels, in the order the option indexes use
+
+    def __len__(self):
+        return len(self.options)
+
+
+class Game:
+    """A game in progress. Drive it with `decision`, `apply(index)`, `is_over` and `result`."""
+
+    def __init__(self, ruleset, state: State, record: bool = True):
+        self.rs = ruleset
+        self.state = state
+        self.record = record
+
+    # creation -------------------------------------------------------------
+    @classmethod
+    def new(cls, ruleset, players: int, seed: int = 0, params: dict | None = None, record: bool = True) -> "Game":
+        """Set up a new game and run it to its first decision."""
+        rs = ruleset
+        if not rs.min_players <= players <= rs.max_players:
+            raise GameError(f"{rs.name} is for {rs.min_players} to {rs.max_players} players, not {players}",
+                            "player-count")
+        return cls._start(rs, players, seed, rs.resolve_params(players, params or {}), record)
+
+    @classmethod
+    def _start(cls, rs, players: int, seed: int, resolved_params: dict, record: bool) -> "Game":
+        g = State()
+        g.n, g.seed = players, seed
+        g.players = list(range(players))
+        g.params = resolved_params
+        g.rng = random.Random(seed)
+        g.zones = [[] for _ in range(rs.fixed_slots + len(rs.player_zone_names) * players)]
+        for slot, cards in rs.initial_cards.items():
+            g.zones[slot].extend(cards)
+        g.vars = {k: _fresh(v) for k, v in rs.global_vars.items()}
+        g.pvars = {k: [_fresh(v) for _ in range(players)] for k, v in rs.player_vars.items()}
+        g.current = 0
+        game = cls(rs, g, record)
+        game.push(rs.game_block, {"me": 0})
+        game._run()
+        return game
+
+    @classmethod
+    def replay(cls, ruleset, players: int, seed: int, choices, params=None, record=True) -> "Game":
+        """Rebuild a game exactly from its seed and the list of option indexes chosen."""
+        game = cls.new(ruleset, players, seed, params, record)
+        for c in choices:
+            game.apply(c)
+        return game
+
+    # the public API ---------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.state.result is not None
+
+    @property
+    def result(self) -> dict | None:
+        return self.state.result
+
+    @property
+    def current_player(self) -> int | None:
+        p = self.state.pending
+        return None if p is None else p[1]
+
+    @property
+    def decision(self) -> Decision | None:
+        """The decision the game waits for, with its labels, or None when the game is over."""
+        p = self.state.pending
+        if p is None:
+            return None
+        node = self.rs.nodes[p[0]]
+        labels = tuple(node.label(self, self.state, p[1], o) for o in p[2])
+        return Decision(p[1], node.prompt_text(self, self.state, p), labels)
+
+    def option_count(self) -> int:
+        p = self.state.pending
+        return 0 if p is None else len(p[2])
+
+    def apply(self, choice) -> None:
+        """Apply a choice: an option index or an option label. An illegal choice changes nothing."""
+        g = self.state
+        p = g.pending
+        if p is None:
+            raise IllegalChoice("the game is over: there is nothing to choose")
+        options = p[2]
+        if isinstance(choice, str):
+            labels = self.decision.options
+            if choice not in labels:
+                raise IllegalChoice(f"'{choice}' is not a legal option; the options are: " + "; ".join(labels))
+            index = labels.index(choice)
+        elif isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < len(options):
+            index = choice
+        else:
+            raise IllegalChoice(f"option {choice!r} does not exist: choose 0 to {len(options) - 1}")
+        node = self.rs.nodes[p[0]]
+        if self.record:
+            g.log.append(f"turn {g.turn} P{p[1] + 1}: {node.label(self, g, p[1], options[index])}")
+        g.pending = None
+        g.history.append(index)
+        try:
+            node.resume(self, g, g.stack[-1], options[index], p[1])
+            self._run()
+        except GameError:
+            self._restore(g.history[:-1])
+            raise
+        except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError) as exc:
+            self._restore(g.history[:-1])
+            raise GameError(f"ruleset error while applying a choice: {exc}", "runtime") from None
+
+    def legal_options(self) -> tuple:
+        d = self.decision
+        return () if d is None else d.options
+
+    def clone(self) -> "Game":
+        """An independent copy of this game."""
+        return Game(self.rs, self.state.clone(), self.record)
+
+    def to_json(self) -> dict:
+        return {"ruleset": self.rs.name, "fingerprint": self.rs.fingerprint, "state": self.state.to_json()}
+
+    @classmethod
+    def from_json(cls, ruleset, data: dict, record: bool = True) -> "Game":
+        """Restore a game saved with `to_json`; the ruleset must be the one it was saved with."""
+        try:
+            if data.get("fingerprint") != ruleset.fingerprint:
+                raise GameError("this saved game was made with a different ruleset", "saved-game")
+            return cls(ruleset, State.from_json(data["state"]), record)
+        except GameError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise GameError(f"the saved game is damaged: {exc}", "saved-game") from None
+
+    def view(self, player: int, ids: bool = False) -> dict:
+        from .view import view
+        return view(self, player, ids)
+
+    # the VM ---------------------------------------------------------------
+    def push(self, block: int, env: dict, owner: int = -1, data=None) -> None:
+        stack = self.state.stack
+        if len(stack) >= MAX_STACK:
+            raise GameError(f"effects nest deeper than {MAX_STACK} levels (a procedure that calls itself?)",
+                            "stack")
+        stack.append([block, 0, env, owner, data])
+
+    def ask(self, node_id: int, player: int, options: list) -> None:
+        self.state.pending = (node_id, player, options)
+
+    def refill(self, slot: int, from_slot: int) -> None:
+        """Shuffle the cards of a zone's refill zone into it (a discard pile becoming the deck)."""
+        zones = self.state.zones
+        src = zones[from_slot]
+        if src:
+            zones[slot].extend(src)
+            src.clear()
+            self.state.rng.shuffle(zones[slot])
+
+    def stall(self, reason: str) -> None:
+        self.finish(reason, [], stalled=True)
+
+    def finish(self, reason: str, winners, stalled: bool = False) -> None:
+        """End the game: score every player, choose the winners, and stop the VM."""
+        g = self.state
+        scores = self.rs.scoring.score(self, g)
+        tie_break_used = False
+        if winners is None and not stalled:
+            winners, tie_break_used = self.rs.scoring.rank(self, g, scores)
+        elif isinstance(winners, int):
+            winners = [winners]
+        g.result = {
+            "reason": reason, "stalled": stalled, "winners": sorted(set(winners)),
+            "scores": scores, "tie_break_used": tie_break_used,
+            "turns": g.turn, "rounds": g.round,
+        }
+        g.stack.clear()
+        g.pending = None
+        if self.record:
+            names = ", ".join(f"P{w + 1}" for w in g.result["winners"]) or "nobody"
+            g.log.append(f"game over ({reason}): winners {names}")
+
+    def _run(self) -> None:
+        g = self.state
+        stack = g.stack
+        blocks, nodes = self.rs.blocks, self.rs.nodes
+        node = None
+        try:
+            while stack and g.pending is None:
+                frame = stack[-1]
+                block = blocks[frame[0]]
+                pc = frame[1]
+                if pc >= len(block):
+                    owner = frame[3]
+                    if owner < 0:
+                        stack.pop()
+                    else:
+                        node = nodes[owner]
+                        node.block_end(self, g, frame)
+                    continue
+                frame[1] = pc + 1
+                node = block[pc]
+                node.run(self, g, frame)
+        except GameError as exc:
+            if node is not None and node.loc is not None and not getattr(exc, "located", False):
+                located = GameError(f"{node.loc}: {exc}", exc.code)
+                located.located = True
+                raise located from None
+            raise
+        except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError) as exc:
+            where = node.loc if node is not None and node.loc is not None else "?"
+            located = GameError(f"{where}: ruleset error in '{getattr(node, 'text', '')}': {exc}", "runtime")
+            located.located = True
+            raise located from None
+        if not stack and g.pending is None and g.result is None:
+            self.finish("the flow ended", None)
+
+    def _restore(self, history) -> None:
+        g = self.state
+        fresh = Game._start(self.rs, g.n, g.seed, g.params, self.record)
+        for index in history:
+            fresh.apply(index)
+        self.state = fresh.state
+
+    # presenting values ------------------------------------------------------
+    def format(self, value, kind: str) -> str:
+        """Format a value for people: cards by their label, players as P1, P2 ..."""
+        if kind == "player" and type(value) is int:
+            return f"P{value + 1}"
+        if kind == "card" and type(value) is int:
+            return self.rs.card_labels[value]
+        if type(value) is list:
+            inner = {"cards": "card", "players": "player"}.get(kind, "any")
+            return ", ".join(self.format(v, inner) for v in value)
+        if value is True:
+            return "yes"
+        if value is False:
+            return "no"
+        if value is None:
+            return "none"
+        return str(value)
+
+
+def _fresh(value):
+    if type(value) is list:
+        return [_fresh(v) for v in value]
+    return value

@@ -1,0 +1,470 @@
+"""Runtime effect and flow nodes: what each compiled YAML effect does to a game state when the VM reaches it.
+
+A node runs with `run(vm, g, frame)`. Control nodes push frames (`vm.push`); a frame is the list
+`[block id, next position, env, owner node id, loop data]`, plain data so that a state can be
+cloned and saved as JSON. When a pushed block ends, the VM calls `block_end` on the owner node,
+which either loops (resets the position) or lets the frame go.
+"""
+from __future__ import annotations
+
+from ..errors import GameError
+
+MAX_STACK = 200
+
+FRONT_WORDS = {"start", "left", "top", "first", "front"}
+BACK_WORDS = {"end", "right", "bottom", "last", "back"}
+
+
+def is_front(word) -> bool:
+    """True for the words that name the start of an ordered zone; raise for anything that names neither end."""
+    if word in FRONT_WORDS:
+        return True
+    if word in BACK_WORDS:
+        return False
+    raise GameError(f"'{word}' names no end of a zone: use start/left/top or end/right/bottom", "bad-end")
+
+
+class Node:
+    """Base of every node: an id in the ruleset's node table and the source location for errors."""
+
+    id = -1
+    loc = None
+    text = ""
+
+    def run(self, vm, g, frame):  # pragma: no cover - every node overrides
+        raise NotImplementedError
+
+    def block_end(self, vm, g, frame):
+        g.stack.pop()
+
+
+# cards ----------------------------------------------------------------------
+
+class Move(Node):
+    """Move cards between zones: a count from one end, or given cards; refill an empty source first."""
+
+    def __init__(self, src, dst, count, cards, take, at, if_empty_block, refill):
+        self.src, self.dst, self.count, self.cards = src, dst, count, cards
+        self.take, self.at, self.if_empty, self.refill = take, at, if_empty_block, refill
+
+    def run(self, vm, g, frame):
+        env = frame[2]
+        zones = g.zones
+        s = self.src(g, env, None)
+        src = zones[s]
+        dst = zones[self.dst(g, env, None)]
+        short = False
+        if self.cards is not None:
+            cards = list(self.cards(g, env, None))
+            for c in cards:
+                try:
+                    src.remove(c)
+                except ValueError:
+                    raise GameError(f"a card to move is not in the source zone ({self.text})", "card-not-in-zone")
+        else:
+            k = len(src) if self.count is None else self.count(g, env, None)
+            if len(src) < k:
+                refill = self.refill.get(s)
+                if refill is not None:
+                    vm.refill(s, refill)
+                    src = zones[s]
+                if len(src) < k:
+                    short = True
+                    k = len(src)
+            if k <= 0:
+                cards = []
+            elif self.take is None or is_front(self.take(g, env, None)):
+                cards = src[:k]
+                del src[:k]
+            else:
+                cards = src[-k:]
+                del src[-k:]
+        if cards:
+            if self.at is None or not is_front(self.at(g, env, None)):
+                dst.extend(cards)
+            else:
+                dst[0:0] = cards
+        if short and self.if_empty is not None:
+            vm.push(self.if_empty, env)
+
+
+class Deal(Node):
+    """Deal a number of cards to each of some players, one card at a time around the table."""
+
+    def __init__(self, src, zone_index, count, players, if_empty_block, refill):
+        self.src, self.zone_index, self.count, self.players = src, zone_index, count, players
+        self.if_empty, self.refill = if_empty_block, refill
+
+    def run(self, vm, g, frame):
+        env = frame[2]
+        s = self.src(g, env, None)
+        k = self.count(g, env, None)
+        who = g.players if self.players is None else self.players(g, env, None)
+        base = vm.rs.fixed_slots + self.zone_index * g.n
+        zones = g.zones
+        for _ in range(k):
+            for p in who:
+                src = zones[s]
+                if not src:
+                    refill = self.refill.get(s)
+                    if refill is not None:
+                        vm.refill(s, refill)
+                        src = zones[s]
+                    if not src:
+                        if self.if_empty is not None:
+                            vm.push(self.if_empty, env)
+                        return
+                zones[base + p].append(src.pop(0))
+
+
+class Shuffle(Node):
+    """Shuffle one zone with the game's random generator."""
+
+    def __init__(self, zone):
+        self.zone = zone
+
+    def run(self, vm, g, frame):
+        g.rng.shuffle(g.zones[self.zone(g, frame[2], None)])
+
+
+# values ---------------------------------------------------------------------
+
+class Set(Node):
+    """Assign game or player variables (`add` adds to them instead)."""
+
+    def __init__(self, targets, add=False):
+        self.targets, self.add = targets, add  # [(name, player fn or None, value fn)]
+
+    def run(self, vm, g, frame):
+        env = frame[2]
+        for name, who, value in self.targets:
+            v = value(g, env, None)
+            if who is None:
+                g.vars[name] = g.vars[name] + v if self.add else v
+            else:
+                table = g.pvars[name]
+                p = who(g, env, None)
+                table[p] = table[p] + v if self.add else v
+
+
+def snapshot(value):
+    """A copy of a value that no later move can change (zones are live lists)."""
+    if type(value) is list:
+        return [snapshot(v) for v in value]
+    return value
+
+
+class Let(Node):
+    """Bind local names for the rest of the action or procedure."""
+
+    def __init__(self, bindings):
+        self.bindings = bindings
+
+    def run(self, vm, g, frame):
+        env = frame[2]
+        for name, value in self.bindings:
+            env[name] = snapshot(value(g, env, None))
+
+
+class Log(Node):
+    """Write a line to the game's log (shown in transcripts and to players)."""
+
+    def __init__(self, template):
+        self.template = template
+
+    def run(self, vm, g, frame):
+        if vm.record:
+            g.log.append(self.template(vm, g, frame[2]))
+
+
+# control --------------------------------------------------------------------
+
+class If(Node):
+    """Run `then` or `else` depending on a condition."""
+
+    def __init__(self, cond, then_block, else_block):
+        self.cond, self.then_block, self.else_block = cond, then_block, else_block
+
+    def run(self, vm, g, frame):
+        env = frame[2]
+        block = self.then_block if self.cond(g, env, None) else self.else_block
+        if block is not None:
+            vm.push(block, env)
+
+
+class Repeat(Node):
+    """Run a block while (or until) a condition holds, at most `max` times; more ends the game stalled."""
+
+    def __init__(self, cond, until, limit, body):
+        self.cond, self.until, self.limit, self.body = cond, until, limit, body
+
+    def _go_on(self, g, env):
+        return bool(self.cond(g, env, None)) != self.until
+
+    def run(self, vm, g, frame):
+        env = frame[2]
+        if self._go_on(g, env):
+            vm.push(self.body, env, self.id, [1, self.limit(g, env, None)])
+
+    def block_end(self, vm, g, frame):
+        env = frame[2]
+        if not self._go_on(g, env):
+            g.stack.pop()
+            return
+        data = frame[4]
+        if data[0] >= data[1]:
+            vm.stall(f"a loop ran {data[1]} times without its condition being met ({self.text})")
+            return
+        data[0] += 1
+        frame[1] = 0
+
+
+class ForEach(Node):
+    """Run a block once per item of a list (taken when the loop starts), binding the item to a name."""
+
+    def __init__(self, name, items, body):
+        self.name, self.items, self.body = name, items, body
+
+    def run(self, vm, g, frame):
+        env = frame[2]
+        items = snapshot(self.items(g, env, None))
+        if items:
+            env[self.name] = items[0]
+            vm.push(self.body, env, self.id, [items, 0])
+
+    def block_end(self, vm, g, frame):
+        data = frame[4]
+        data[1] += 1
+        if data[1] >= len(data[0]):
+            g.stack.pop()
+            return
+        frame[2][self.name] = data[0][data[1]]
+        frame[1] = 0
+
+
+class Call(Node):
+    """Run a named procedure with its own local names: `me` and the arguments given."""
+
+    def __init__(self, block, args):
+        self.block, self.args = block, args
+
+    def run(self, vm, g, frame):
+        env = frame[2]
+        inner = {"me": env["me"]}
+        for name, value in self.args:
+            inner[name] = snapshot(value(g, env, None))
+        vm.push(self.block, inner)
+
+
+class EndTurn(Node):
+    """Skip the rest of the turn's steps; the turn's `end` effects and the end checks still run."""
+
+    def run(self, vm, g, frame):
+        stack, marker = g.stack, vm.rs.steps_node
+        while stack:
+            if stack.pop()[3] == marker:
+                return
+
+
+class EndRound(Node):
+    """End the round now: the round's `end` effects run, then the next round starts."""
+
+    def run(self, vm, g, frame):
+        stack, marker = g.stack, vm.rs.turn_loop_node
+        while stack:
+            if stack.pop()[3] == marker:
+                return
+
+
+class EndGame(Node):
+    """End the game now, with winners given by an expression or else by the scoring rules."""
+
+    def __init__(self, winners, reason):
+        self.winners, self.reason = winners, reason
+
+    def run(self, vm, g, frame):
+        winners = None
+        if self.winners is not None:
+            winners = self.winners(g, frame[2], None)
+        vm.finish(self.reason, winners)
+
+
+class Choose(Node):
+    """Ask a player to choose among options inside an effect, then run a block with the choice bound."""
+
+    def __init__(self, player, prompt, choice, body):
+        self.player, self.prompt, self.choice, self.body = player, prompt, choice, body
+
+    def run(self, vm, g, frame):
+        env = frame[2]
+        p = self.player(g, env, None)
+        options = self.choice.options(g, env, p)
+        if not options:
+            return
+        vm.ask(self.id, p, [(0, o) for o in options])
+
+    def resume(self, vm, g, frame, option, player):
+        env = frame[2]
+        for name, value in zip(self.choice.arg_names, option[1]):
+            env[name] = value
+        if self.body is not None:
+            vm.push(self.body, env)
+
+    def prompt_text(self, vm, g, pending):
+        return self.prompt
+
+    def label(self, vm, g, player, option):
+        return self.choice.label(vm, g, player, option[1])
+
+
+# flow -----------------------------------------------------------------------
+
+class RoundLoop(Node):
+    """Play rounds until the game ends: each pass runs the round's body once."""
+
+    def __init__(self, body):
+        self.body = body
+
+    def run(self, vm, g, frame):
+        vm.push(self.body, {"me": g.current}, self.id)
+
+    def block_end(self, vm, g, frame):
+        frame[1] = 0
+        frame[2] = {"me": g.current}
+
+
+class RoundStart(Node):
+    """Count the round and choose who starts it."""
+
+    def __init__(self, first_player):
+        self.first_player = first_player
+
+    def run(self, vm, g, frame):
+        g.round += 1
+        if self.first_player is not None:
+            g.current = self.first_player(g, frame[2], None)
+        frame[2]["me"] = g.current
+
+
+class TurnLoop(Node):
+    """Play turns until the round ends; between turns, pass to the next player."""
+
+    def __init__(self, body, next_player):
+        self.body, self.next_player = body, next_player
+
+    def run(self, vm, g, frame):
+        vm.push(self.body, {"me": g.current}, self.id)
+
+    def block_end(self, vm, g, frame):
+        env = frame[2]
+        if self.next_player is None:
+            g.current = (g.current + 1) % g.n
+        else:
+            g.current = self.next_player(g, env, None)
+        frame[1] = 0
+        frame[2] = {"me": g.current}
+
+
+class TurnStart(Node):
+    """Count the turn; at the ruleset's turn limit, end the game as a stalled draw."""
+
+    def __init__(self, limit):
+        self.limit = limit
+
+    def run(self, vm, g, frame):
+        if g.turn >= self.limit:
+            vm.stall(f"turn limit of {self.limit} turns reached")
+            return
+        g.turn += 1
+        frame[2]["me"] = g.current
+
+
+class Steps(Node):
+    """The steps of one turn, in a block of their own so that `end_turn` can leave it."""
+
+    def __init__(self, body):
+        self.body = body
+
+    def run(self, vm, g, frame):
+        vm.push(self.body, frame[2], self.id)
+
+
+class Step(Node):
+    """One step of a turn: the player chooses one of the legal options of the listed actions."""
+
+    def __init__(self, actions, player, optional, when, name):
+        self.actions, self.player, self.optional, self.when, self.name = actions, player, optional, when, name
+
+    def run(self, vm, g, frame):
+        env = frame[2]
+        if self.when is not None and not self.when(g, env, None):
+            return
+        p = g.current if self.player is None else self.player(g, env, None)
+        options = []
+        for i, action in enumerate(self.actions):
+            for args in action.options(g, p):
+                options.append((i, args))
+        if not options:
+            return
+        if self.optional:
+            options.append((-1, ()))
+        vm.ask(self.id, p, options)
+
+    def resume(self, vm, g, frame, option, player):
+        i, args = option
+        if i < 0:
+            return
+        action = self.actions[i]
+        env = {"me": player}
+        for name, value in zip(action.arg_names, args):
+            env[name] = value
+        if action.block is not None:
+            vm.push(action.block, env)
+
+    def prompt_text(self, vm, g, pending):
+        return self.name
+
+    def label(self, vm, g, player, option):
+        i, args = option
+        if i < 0:
+            return "pass"
+        return self.actions[i].label(vm, g, player, args)
+
+
+class EndChecks(Node):
+    """After each turn: the game's end conditions, then the round's, broadest first."""
+
+    def __init__(self, game_ends, round_ends):
+        self.game_ends, self.round_ends = game_ends, round_ends  # [(cond, winners fn or None, reason)]
+
+    def run(self, vm, g, frame):
+        env = frame[2]
+        for cond, winners, reason in self.game_ends:
+            if cond(g, env, None):
+                vm.finish(reason, None if winners is None else winners(g, env, None))
+                return
+        for cond, _, _ in self.round_ends:
+            if cond(g, env, None):
+                EndRound.run(self, vm, g, frame)
+                return
+
+
+class Block(Node):
+    """Run a block of effects in the current environment (setup, a round's start, a turn's end)."""
+
+    def __init__(self, block):
+        self.block = block
+
+    def run(self, vm, g, frame):
+        vm.push(self.block, frame[2])
+
+
+class SetCurrent(Node):
+    """Make a player the current one (who starts the game)."""
+
+    def __init__(self, player):
+        self.player = player
+
+    def run(self, vm, g, frame):
+        g.current = self.player(g, frame[2], None)
+        frame[2]["me"] = g.current

@@ -1,0 +1,103 @@
+"""The game state as plain data: zones as lists of card ids, variables, the random generator, the frame stack."""
+from __future__ import annotations
+
+import random
+
+
+class State:
+    """Everything that changes during a game. Cloning copies lists; JSON holds the same fields."""
+
+    __slots__ = ("n", "players", "zones", "vars", "pvars", "params", "current", "round", "turn",
+                 "rng", "stack", "pending", "result", "history", "log", "seed")
+
+    def __init__(self):
+        self.stack = []
+        self.pending = None   # (node id, player, [options]) while a decision waits
+        self.result = None
+        self.history = []     # option indexes chosen, in order: a seed plus this replays the game
+        self.log = []
+        self.round = 0
+        self.turn = 0
+
+    def clone(self) -> "State":
+        """An independent copy: no list is shared with the original."""
+        c = State.__new__(State)
+        c.n, c.players, c.seed = self.n, self.players, self.seed
+        c.zones = [z[:] for z in self.zones]
+        c.vars = {k: _copy(v) for k, v in self.vars.items()}
+        c.pvars = {k: [_copy(x) for x in v] for k, v in self.pvars.items()}
+        c.params = self.params  # never changed during a game
+        c.current, c.round, c.turn = self.current, self.round, self.turn
+        c.rng = random.Random()
+        c.rng.setstate(self.rng.getstate())
+        c.stack = _copy_frames(self.stack)
+        c.pending = self.pending  # tuples all the way down
+        c.result = self.result
+        c.history = self.history[:]
+        c.log = self.log[:]
+        return c
+
+    def to_json(self) -> dict:
+        """The state as JSON-ready data; environments shared by several frames stay shared."""
+        envs, index = [], {}
+        frames = []
+        for bid, pc, env, owner, data in self.stack:
+            key = id(env)
+            if key not in index:
+                index[key] = len(envs)
+                envs.append(env)
+            frames.append([bid, pc, index[key], owner, data])
+        version, internal, gauss = self.rng.getstate()
+        return {
+            "n": self.n, "seed": self.seed, "zones": self.zones, "vars": self.vars, "pvars": self.pvars,
+            "params": self.params, "current": self.current, "round": self.round, "turn": self.turn,
+            "rng": [version, list(internal), gauss], "envs": envs, "frames": frames,
+            "pending": None if self.pending is None else [self.pending[0], self.pending[1],
+                                                          [[i, list(a)] for i, a in self.pending[2]]],
+            "result": self.result, "history": self.history, "log": self.log,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "State":
+        """Rebuild a state written by `to_json`."""
+        s = cls.__new__(cls)
+        s.n, s.seed = data["n"], data["seed"]
+        s.players = list(range(s.n))
+        s.zones = [list(z) for z in data["zones"]]
+        s.vars = dict(data["vars"])
+        s.pvars = {k: list(v) for k, v in data["pvars"].items()}
+        s.params = dict(data["params"])
+        s.current, s.round, s.turn = data["current"], data["round"], data["turn"]
+        version, internal, gauss = data["rng"]
+        s.rng = random.Random()
+        s.rng.setstate((version, tuple(internal), gauss))
+        envs = [dict(e) for e in data["envs"]]
+        s.stack = [[bid, pc, envs[e], owner, data_] for bid, pc, e, owner, data_ in data["frames"]]
+        p = data["pending"]
+        s.pending = None if p is None else (p[0], p[1], [(i, _tuple(a)) for i, a in p[2]])
+        s.result = data["result"]
+        s.history = list(data["history"])
+        s.log = list(data["log"])
+        return s
+
+
+def _tuple(value):
+    return tuple(value)
+
+
+def _copy(value):
+    if type(value) is list:
+        return [_copy(v) for v in value]
+    return value
+
+
+def _copy_frames(stack):
+    envs = {}
+    out = []
+    for bid, pc, env, owner, data in stack:
+        key = id(env)
+        copy = envs.get(key)
+        if copy is None:
+            copy = envs[key] = {k: _copy(v) for k, v in env.items()}
+        out.append([bid, pc, copy, owner, _copy(data)])
+    return out

@@ -1,0 +1,90 @@
+"""One family of errors: every problem a ruleset author or player can cause, with its source location."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in a source file: 1-based line and column, plus the text of that line for the caret."""
+
+    file: str
+    line: int
+    col: int
+    source_line: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+@dataclass
+class Diagnostic:
+    """One finding about a ruleset: where, what, how severe, and an optional hint."""
+
+    code: str
+    message: str
+    location: Location | None = None
+    severity: str = "error"
+    hint: str | None = None
+
+    def render(self) -> str:
+        """Format as `file:line:col: error[code]: message`, then the line and a caret."""
+        where = f"{self.location}: " if self.location else ""
+        out = [f"{where}{self.severity}[{self.code}]: {self.message}"]
+        loc = self.location
+        if loc is not None and loc.source_line:
+            out.append("    " + loc.source_line.rstrip("\n"))
+            out.append("    " + " " * max(loc.col - 1, 0) + "^")
+        if self.hint:
+            out.append(f"    hint: {self.hint}")
+        return "\n".join(out)
+
+    def to_json(self) -> dict:
+        loc = self.location
+        return {
+            "file": loc.file if loc else None,
+            "line": loc.line if loc else None,
+            "col": loc.col if loc else None,
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "hint": self.hint,
+        }
+
+
+class RulebookError(Exception):
+    """Root of every error the project raises on purpose; the CLI turns these into exit code 1."""
+
+
+class RulesetError(RulebookError):
+    """A ruleset could not be loaded; carries every diagnostic found, best first."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = list(diagnostics)
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        return "\n".join(d.render() for d in self.diagnostics)
+
+
+class GameError(RulebookError):
+    """A problem while a game runs: an illegal choice, a bad saved game, a stalled effect."""
+
+    def __init__(self, message: str, code: str = "game"):
+        self.code = code
+        super().__init__(message)
+
+
+class IllegalChoice(GameError):
+    """A choice that is not among the legal options; the game is left unchanged."""
+
+    def __init__(self, message: str):
+        super().__init__(message, code="illegal-choice")
+
+
+def did_you_mean(name: str, candidates) -> str | None:
+    """Suggest the closest known name to a misspelt one, or None."""
+    import difflib
+
+    found = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    return f"did you mean '{found[0]}'?" if found else None

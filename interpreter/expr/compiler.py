@@ -1,0 +1,486 @@
+"""Compile expression text -> a checked callable `f(game, env, it)`, resolving every name once at load."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from ..errors import did_you_mean
+from .functions import FUNCTIONS
+
+MAX_EXPR_CHARS = 2000
+MAX_EXPR_DEPTH = 40
+
+_parser: Lark | None = None
+
+
+def parser() -> Lark:
+    """The one Lark parser for expressions, built on first use from grammar.lark."""
+    global _parser
+    if _parser is None:
+        grammar = (Path(__file__).parent / "grammar.lark").read_text(encoding="utf-8")
+        _parser = Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    return _parser
+
+
+class ExprError(Exception):
+    """An expression that does not parse or names something unknown; `offset` is the column inside it."""
+
+    def __init__(self, message: str, offset: int = 0, hint: str | None = None, code: str = "expr"):
+        super().__init__(message)
+        self.message, self.offset, self.hint, self.code = message, offset, hint, code
+
+
+BUILTIN_NAMES = {
+    "me": "player", "current": "player", "players": "players",
+    "player_count": "int", "round": "int", "turn": "int",
+}
+
+ELEMENT = {"cards": "card", "players": "player"}
+LIST_OF = {"card": "cards", "player": "players"}
+
+
+@dataclass
+class Names:
+    """Every name a ruleset defines, with where it lives in the game state."""
+
+    card_attrs: dict = field(default_factory=dict)        # attribute -> list indexed by card id
+    shared_zones: dict = field(default_factory=dict)      # name -> slot
+    families: dict = field(default_factory=dict)          # name -> (first slot, how many)
+    player_zones: dict = field(default_factory=dict)      # name -> index among per-player zones
+    fixed_slots: int = 0                                   # slots before the per-player zones
+    global_vars: set = field(default_factory=set)
+    player_vars: set = field(default_factory=set)
+    params: set = field(default_factory=set)
+    used: set = field(default_factory=set)                 # (kind, name) pairs seen, for lint
+
+    def all_names(self) -> set:
+        return (set(self.card_attrs) | set(self.shared_zones) | set(self.families) | set(self.player_zones)
+                | self.global_vars | self.player_vars | self.params | set(BUILTIN_NAMES) | set(FUNCTIONS))
+
+
+@dataclass
+class Scope:
+    """What is bound where an expression sits: local names with their kinds, and the kind of `it`."""
+
+    locals: dict = field(default_factory=dict)
+    it: str | None = None
+
+    def with_locals(self, **more) -> "Scope":
+        return Scope({**self.locals, **more}, self.it)
+
+
+@dataclass
+class Compiled:
+    """A compiled expression: the callable, its static kind, and its source text."""
+
+    fn: object
+    kind: str
+    text: str
+
+    def __call__(self, g, env, it=None):
+        return self.fn(g, env, it)
+
+
+def parse(text: str) -> Tree:
+    """Parse expression text into a Lark tree; raise ExprError with the offending column."""
+    if not isinstance(text, str):
+        text = str(text)
+    if len(text) > MAX_EXPR_CHARS:
+        raise ExprError(f"expression is longer than {MAX_EXPR_CHARS} characters", 0, code="expr-too-long")
+    try:
+        tree = parser().parse(text)
+    except UnexpectedCharacters as exc:
+        raise ExprError(f"unexpected character {text[exc.pos_in_stream]!r}", exc.pos_in_stream, code="expr-syntax")
+    except UnexpectedEOF:
+        raise ExprError("the expression ends too early", len(text), code="expr-syntax")
+    except UnexpectedToken as exc:
+        tok = exc.token
+        if tok.type == "$END":
+            raise ExprError("the expression ends too early", len(text), code="expr-syntax")
+        expected = sorted(_readable(t) for t in exc.expected)
+        hint = "expected " + ", ".join(expected[:6]) if expected else None
+        raise ExprError(f"unexpected {tok.value!r}", tok.start_pos or 0, hint=hint, code="expr-syntax")
+    except UnexpectedInput as exc:  # pragma: no cover - other parse failures
+        raise ExprError("syntax error", getattr(exc, "pos_in_stream", 0) or 0, code="expr-syntax")
+    if _depth(tree) > MAX_EXPR_DEPTH:
+        raise ExprError(f"expression nests deeper than {MAX_EXPR_DEPTH} levels", 0, code="expr-too-deep")
+    return tree
+
+
+_TOKEN_TEXT = {"RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','", "DOT": "'.'",
+               "NAME": "a name", "INT": "a number", "STRING": "a string", "COMP_OP": "a comparison",
+               "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'", "ELSE": "'else'", "MINUS": "'-'"}
+
+
+def _readable(token_type: str) -> str:
+    return _TOKEN_TEXT.get(token_type, token_type.lower())
+
+
+def _depth(tree) -> int:
+    if not isinstance(tree, Tree):
+        return 0
+    stack, deepest = [(tree, 1)], 1
+    while stack:
+        node, d = stack.pop()
+        deepest = max(deepest, d)
+        for child in node.children:
+            if isinstance(child, Tree):
+                stack.append((child, d + 1))
+    return deepest
+
+
+def compile_expr(text, names: Names, scope: Scope | None = None) -> Compiled:
+    """Parse, name-check and compile one expression."""
+    if isinstance(text, bool):
+        return Compiled(lambda g, e, it, v=text: v, "bool", str(text).lower())
+    if isinstance(text, int):
+        return Compiled(lambda g, e, it, v=text: v, "int", str(text))
+    tree = parse(text)
+    fn, kind = _Compiler(names, text).compile(tree, scope or Scope())
+    return Compiled(fn, kind, str(text))
+
+
+def compile_zone(text, names: Names, scope: Scope | None = None) -> Compiled:
+    """Compile an expression that must name one zone (`deck`, `row[i]`, `me.hand`) to a slot number."""
+    tree = parse(text)
+    fn = _Compiler(names, text).zone_ref(tree, scope or Scope())
+    return Compiled(fn, "zone", str(text))
+
+
+def _offset(tree) -> int:
+    if isinstance(tree, Token):
+        return tree.start_pos or 0
+    meta = getattr(tree, "meta", None)
+    return getattr(meta, "start_pos", 0) or 0 if meta is not None and not meta.empty else 0
+
+
+class _Compiler:
+    """Walks a parse tree; each grammar rule has a method of the same name returning (callable, kind)."""
+
+    def __init__(self, names: Names, text: str):
+        self.names, self.text = names, text
+
+    def fail(self, message: str, node, hint: str | None = None, code: str = "expr"):
+        raise ExprError(message, _offset(node), hint, code)
+
+    def compile(self, tree, scope: Scope):
+        method = getattr(self, tree.data if isinstance(tree, Tree) else "token")
+        return method(tree, scope)
+
+    # literals -------------------------------------------------------------
+    def int_(self, t, s):
+        v = int(t.children[0])
+        if v > 10**12:
+            self.fail("number too large", t, code="number-too-large")
+        return (lambda g, e, it: v), "int"
+
+    def string(self, t, s):
+        v = str(t.children[0])[1:-1]
+        return (lambda g, e, it: v), "str"
+
+    def true(self, t, s):
+        return (lambda g, e, it: True), "bool"
+
+    def false(self, t, s):
+        return (lambda g, e, it: False), "bool"
+
+    def none(self, t, s):
+        return (lambda g, e, it: None), "none"
+
+    def list_(self, t, s):
+        parts = [self.compile(c, s) for c in t.children]
+        fns = [p[0] for p in parts]
+        kinds = {p[1] for p in parts}
+        kind = LIST_OF.get(kinds.pop(), "list") if len(kinds) == 1 else "list"
+        return (lambda g, e, it: [f(g, e, it) for f in fns]), kind
+
+    # names ----------------------------------------------------------------
+    def name(self, t, s):
+        name = str(t.children[0])
+        n = self.names
+        if name in s.locals:
+            n.used.add(("local", name))
+            return (lambda g, e, it: e[name]), s.locals[name]
+        if name == "it":
+            if s.it is None:
+                self.fail("'it' is only defined inside 'where' or a per-item function argument", t,
+                          code="unknown-name")
+            return (lambda g, e, it: it), s.it
+        if name == "me":
+            return (lambda g, e, it: e["me"]), "player"
+        if name == "current":
+            return (lambda g, e, it: g.current), "player"
+        if name == "players":
+            return (lambda g, e, it: g.players), "players"
+        if name == "player_count":
+            return (lambda g, e, it: g.n), "int"
+        if name == "round":
+            return (lambda g, e, it: g.round), "int"
+        if name == "turn":
+            return (lambda g, e, it: g.turn), "int"
+        if name in n.card_attrs and s.it in ("card", "any"):
+            n.used.add(("attr", name))
+            table = n.card_attrs[name]
+            return (lambda g, e, it: table[it]), "any"
+        if name in n.shared_zones:
+            n.used.add(("zone", name))
+            slot = n.shared_zones[name]
+            return (lambda g, e, it: g.zones[slot]), "cards"
+        if name in n.families:
+            n.used.add(("zone", name))
+            base, count = n.families[name]
+            return (lambda g, e, it: g.zones[base:base + count]), "list"
+        if name in n.global_vars:
+            n.used.add(("var", name))
+            return (lambda g, e, it: g.vars[name]), "any"
+        if name in n.params:
+            n.used.add(("param", name))
+            return (lambda g, e, it: g.params[name]), "any"
+        if name in n.player_zones:
+            self.fail(f"'{name}' is a zone of each player: say whose, as in 'me.{name}' or 'current.{name}'",
+                      t, code="unknown-name")
+        if name in n.player_vars:
+            self.fail(f"'{name}' is a variable of each player: say whose, as in 'me.{name}'", t, code="unknown-name")
+        if name in n.card_attrs:
+            self.fail(f"'{name}' is a card attribute: use it inside 'where' (as in 'me.hand where {name} == ...') "
+                      f"or after a card (as in 'first(deck).{name}')", t, code="unknown-name")
+        if name in FUNCTIONS:
+            self.fail(f"'{name}' is a function: call it as {name}(...)", t, code="unknown-name")
+        known = n.all_names() | set(s.locals) - set(FUNCTIONS)
+        self.fail(f"unknown name '{name}'", t, did_you_mean(name, known), code="unknown-name")
+
+    def attr(self, t, s):
+        base_tree, tok = t.children
+        name = str(tok)
+        n = self.names
+        base, kind = self.compile(base_tree, s)
+        if name in n.card_attrs:
+            if kind in ("player", "players", "int", "str", "bool"):
+                self.fail(f"'{name}' is a card attribute, but this is a {kind}", tok, code="type")
+            n.used.add(("attr", name))
+            table = n.card_attrs[name]
+            if kind == "card":
+                return (lambda g, e, it: table[base(g, e, it)]), "any"
+
+            def card_attr(g, e, it):
+                v = base(g, e, it)
+                if type(v) is list:
+                    return [table[c] for c in v]
+                return table[v]
+            return card_attr, ("list" if kind in ("cards", "list") else "any")
+        if name in n.player_zones:
+            if kind in ("card", "cards", "int", "str", "bool"):
+                self.fail(f"'{name}' is a zone of each player, but this is a {kind}", tok, code="type")
+            n.used.add(("zone", name))
+            idx, fixed = n.player_zones[name], n.fixed_slots
+
+            def player_zone(g, e, it):
+                p = base(g, e, it)
+                if type(p) is list:
+                    return [g.zones[fixed + idx * g.n + q] for q in p]
+                return g.zones[fixed + idx * g.n + p]
+            return player_zone, ("list" if kind == "players" else "cards")
+        if name in n.player_vars:
+            if kind in ("card", "cards", "str", "bool"):
+                self.fail(f"'{name}' is a variable of each player, but this is a {kind}", tok, code="type")
+            n.used.add(("pvar", name))
+
+            def player_var(g, e, it):
+                p = base(g, e, it)
+                table = g.pvars[name]
+                if type(p) is list:
+                    return [table[q] for q in p]
+                return table[p]
+            return player_var, "any"
+        known = set(n.card_attrs) | set(n.player_zones) | n.player_vars
+        self.fail(f"unknown attribute '{name}'", tok, did_you_mean(name, known), code="unknown-name")
+
+    def index(self, t, s):
+        base_tree, idx_tree = t.children
+        idx, _ = self.compile(idx_tree, s)
+        if isinstance(base_tree, Tree) and base_tree.data == "name" and str(base_tree.children[0]) in self.names.families \
+                and str(base_tree.children[0]) not in s.locals:
+            slot_of = self._family_slot(base_tree, idx, t)
+            return (lambda g, e, it: g.zones[slot_of(g, e, it)]), "cards"
+        base, kind = self.compile(base_tree, s)
+
+        def index(g, e, it):
+            return base(g, e, it)[idx(g, e, it)]
+        return index, ELEMENT.get(kind, "any")
+
+    def _family_slot(self, name_tree, idx, node):
+        name = str(name_tree.children[0])
+        self.names.used.add(("zone", name))
+        first, count = self.names.families[name]
+
+        def slot(g, e, it):
+            i = idx(g, e, it)
+            if type(i) is not int or not 0 <= i < count:
+                raise IndexError(f"{name}[{i}] does not exist: {name} has {count} zones, numbered 0 to {count - 1}")
+            return first + i
+        return slot
+
+    # operators ------------------------------------------------------------
+    def neg(self, t, s):
+        f, _ = self.compile(t.children[0], s)
+        return (lambda g, e, it: -f(g, e, it)), "int"
+
+    def binary(self, t, s):
+        left, op, right = t.children
+        a, ka = self.compile(left, s)
+        b, kb = self.compile(right, s)
+        op = str(op)
+        if op == "+":
+            kind = "int" if ka == kb == "int" else (ka if ka == kb else "any")
+            return (lambda g, e, it: a(g, e, it) + b(g, e, it)), kind
+        if op == "-":
+            return (lambda g, e, it: a(g, e, it) - b(g, e, it)), "int"
+        if op == "*":
+            return (lambda g, e, it: a(g, e, it) * b(g, e, it)), "int"
+        if op == "/":
+            return (lambda g, e, it: a(g, e, it) // b(g, e, it)), "int"
+        return (lambda g, e, it: a(g, e, it) % b(g, e, it)), "int"
+
+    def compare(self, t, s):
+        left, op, right = t.children
+        a, _ = self.compile(left, s)
+        b, _ = self.compile(right, s)
+        op = str(op)
+        table = {
+            "==": lambda g, e, it: a(g, e, it) == b(g, e, it),
+            "!=": lambda g, e, it: a(g, e, it) != b(g, e, it),
+            "<": lambda g, e, it: a(g, e, it) < b(g, e, it),
+            "<=": lambda g, e, it: a(g, e, it) <= b(g, e, it),
+            ">": lambda g, e, it: a(g, e, it) > b(g, e, it),
+            ">=": lambda g, e, it: a(g, e, it) >= b(g, e, it),
+        }
+        return table[op], "bool"
+
+    def in_op(self, t, s):
+        a, _ = self.compile(t.children[0], s)
+        b, _ = self.compile(t.children[1], s)
+        return (lambda g, e, it: a(g, e, it) in b(g, e, it)), "bool"
+
+    def not_in_op(self, t, s):
+        a, _ = self.compile(t.children[0], s)
+        b, _ = self.compile(t.children[1], s)
+        return (lambda g, e, it: a(g, e, it) not in b(g, e, it)), "bool"
+
+    def and_op(self, t, s):
+        a, _ = self.compile(t.children[0], s)
+        b, _ = self.compile(t.children[1], s)
+        return (lambda g, e, it: a(g, e, it) and b(g, e, it)), "bool"
+
+    def or_op(self, t, s):
+        a, _ = self.compile(t.children[0], s)
+        b, _ = self.compile(t.children[1], s)
+        return (lambda g, e, it: a(g, e, it) or b(g, e, it)), "bool"
+
+    def not_op(self, t, s):
+        a, _ = self.compile(t.children[0], s)
+        return (lambda g, e, it: not a(g, e, it)), "bool"
+
+    def cond(self, t, s):
+        then_t, test_t, else_t = t.children
+        a, ka = self.compile(then_t, s)
+        c, _ = self.compile(test_t, s)
+        b, kb = self.compile(else_t, s)
+        return (lambda g, e, it: a(g, e, it) if c(g, e, it) else b(g, e, it)), (ka if ka == kb else "any")
+
+    def where(self, t, s):
+        src, kind = self.compile(t.children[0], s)
+        pred, _ = self.compile(t.children[1], Scope(s.locals, ELEMENT.get(kind, "any")))
+
+        def where(g, e, it):
+            return [x for x in src(g, e, it) if pred(g, e, x)]
+        return where, (kind if kind in ("cards", "players") else "list")
+
+    def call(self, t, s):
+        tok, *arg_trees = t.children
+        name = str(tok)
+        fn = FUNCTIONS.get(name)
+        if fn is None:
+            self.fail(f"unknown function '{name}'", tok, did_you_mean(name, FUNCTIONS), code="unknown-function")
+        if not fn.min_args <= len(arg_trees) <= fn.max_args:
+            want = str(fn.min_args) if fn.min_args == fn.max_args else f"{fn.min_args} to {fn.max_args}"
+            self.fail(f"{name}() takes {want} argument{'s' if fn.max_args != 1 else ''}, "
+                      f"got {len(arg_trees)}", tok, code="arity")
+        self.names.used.add(("function", name))
+        args, kinds = [], []
+        for i, a in enumerate(arg_trees):
+            if i in fn.per_item:
+                item_kind = ELEMENT.get(kinds[0], "any") if kinds else "any"
+                f, k = self.compile(a, Scope(s.locals, item_kind))
+                args.append(("item", f))
+            else:
+                f, k = self.compile(a, s)
+                args.append(("value", f))
+            kinds.append(k)
+        kind = fn.kind
+        if kind == "same":
+            kind = kinds[0] if kinds and kinds[0] in ("cards", "players") else "list"
+        elif kind == "item":
+            kind = ELEMENT.get(kinds[0], "any") if kinds else "any"
+        return self._call(fn, args), kind
+
+    @staticmethod
+    def _call(fn, args):
+        impl = fn.impl
+        if fn.needs_game:
+            fs = [f for _, f in args]
+            if len(fs) == 1:
+                f0 = fs[0]
+                return lambda g, e, it: impl(g, f0(g, e, it))
+            return lambda g, e, it: impl(g, *[f(g, e, it) for f in fs])
+        if not fn.per_item:
+            if len(args) == 1:
+                f0 = args[0][1]
+                return lambda g, e, it: impl(f0(g, e, it))
+            if len(args) == 2:
+                f0, f1 = args[0][1], args[1][1]
+                return lambda g, e, it: impl(f0(g, e, it), f1(g, e, it))
+            fs = [f for _, f in args]
+            return lambda g, e, it: impl(*[f(g, e, it) for f in fs])
+        (_, src), (_, per) = args
+
+        def call_per_item(g, e, it):
+            return impl(src(g, e, it), lambda x: per(g, e, x))
+        return call_per_item
+
+    # zones as places ------------------------------------------------------
+    def zone_ref(self, t, s):
+        """Compile a tree that must denote one zone into a callable giving its slot."""
+        n = self.names
+        if isinstance(t, Tree) and t.data == "name":
+            name = str(t.children[0])
+            if name in n.shared_zones and name not in s.locals:
+                n.used.add(("zone", name))
+                slot = n.shared_zones[name]
+                return lambda g, e, it: slot
+            if name in n.families:
+                self.fail(f"'{name}' is a family of zones: say which one, as in '{name}[0]'", t, code="zone")
+            if name in n.player_zones:
+                self.fail(f"'{name}' is a zone of each player: say whose, as in 'me.{name}'", t, code="zone")
+            zones = set(n.shared_zones) | set(n.families) | set(n.player_zones)
+            self.fail(f"unknown zone '{name}'", t, did_you_mean(name, zones), code="unknown-zone")
+        if isinstance(t, Tree) and t.data == "index":
+            base_t, idx_t = t.children
+            if isinstance(base_t, Tree) and base_t.data == "name" and str(base_t.children[0]) in n.families:
+                idx, _ = self.compile(idx_t, s)
+                return self._family_slot(base_t, idx, t)
+        if isinstance(t, Tree) and t.data == "attr":
+            base_t, tok = t.children
+            name = str(tok)
+            if name in n.player_zones:
+                p, kind = self.compile(base_t, s)
+                if kind not in ("player", "any", "int"):
+                    self.fail(f"'{name}' is a zone of each player, but this is a {kind}", tok, code="type")
+                n.used.add(("zone", name))
+                idx, fixed = n.player_zones[name], n.fixed_slots
+                return lambda g, e, it: fixed + idx * g.n + p(g, e, it)
+            zones = set(n.player_zones)
+            self.fail(f"unknown zone '{name}'", tok, did_you_mean(name, zones), code="unknown-zone")
+        self.fail("this is not a zone: write a zone name such as 'deck', 'row[i]' or 'me.hand'", t, code="zone")

@@ -1,0 +1,141 @@
+"""The whitelist of functions an expression may call: name -> arity, which arguments are per-item, implementation."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class Function:
+    """A builtin: its arity, which argument positions are evaluated once per item (with `it` bound), and its code.
+
+    Plain functions receive evaluated values. Functions with `per_item` positions receive the
+    evaluated list plus a callable `f(it)` for each per-item argument.
+    """
+
+    name: str
+    min_args: int
+    max_args: int
+    impl: Callable
+    kind: str = "any"
+    per_item: tuple = ()
+    doc: str = ""
+    needs_game: bool = False
+
+
+def _distinct(xs):
+    seen = []
+    for x in xs:
+        if x not in seen:
+            seen.append(x)
+    return seen
+
+
+def _counts(xs):
+    order, tally = [], {}
+    for x in xs:
+        if x in tally:
+            tally[x] += 1
+        else:
+            tally[x] = 1
+            order.append(x)
+    return [tally[x] for x in order]
+
+
+def _take_while(xs, pred):
+    out = []
+    for x in xs:
+        if not pred(x):
+            break
+        out.append(x)
+    return out
+
+
+def _drop_while(xs, pred):
+    i = 0
+    for x in xs:
+        if not pred(x):
+            break
+        i += 1
+    return list(xs[i:])
+
+
+def _best(xs, f, better):
+    best, out = None, []
+    for x in xs:
+        v = f(x)
+        if best is None or better(v, best):
+            best, out = v, [x]
+        elif v == best:
+            out.append(x)
+    return out
+
+
+def _range(a, b=None):
+    return list(range(a)) if b is None else list(range(a, b))
+
+
+def _index_of(xs, v):
+    try:
+        return list(xs).index(v)
+    except ValueError:
+        return -1
+
+
+def _next(g, p, k=1):
+    return (p + k) % g.n
+
+
+def _previous(g, p, k=1):
+    return (p - k) % g.n
+
+
+def _others(g, p):
+    n = g.n
+    return [(p + k) % n for k in range(1, n)]
+
+
+def _random(g, xs):
+    if not xs:
+        return None
+    return xs[g.rng.randrange(len(xs))]
+
+
+FUNCTIONS: dict[str, Function] = {f.name: f for f in [
+    Function("count", 1, 1, len, "int", doc="number of items in a list or cards in a zone: `count(me.hand)`"),
+    Function("sum", 1, 1, sum, "int", doc="sum of a list of numbers: `sum(me.hand.value)`"),
+    Function("min", 1, 1, lambda xs: min(xs) if xs else 0, "int", doc="smallest number of a list (0 if empty)"),
+    Function("max", 1, 1, lambda xs: max(xs) if xs else 0, "int", doc="largest number of a list (0 if empty)"),
+    Function("abs", 1, 1, abs, "int", doc="absolute value: `abs(x - 3)`"),
+    Function("distinct", 1, 1, _distinct, "list", doc="the different values of a list, in first-seen order"),
+    Function("counts", 1, 1, _counts, "list", doc="how often each distinct value occurs, in first-seen order"),
+    Function("first", 1, 1, lambda xs: xs[0] if xs else None, "item", doc="first item of a list or zone (none if empty)"),
+    Function("last", 1, 1, lambda xs: xs[-1] if xs else None, "item", doc="last item of a list or zone (none if empty)"),
+    Function("take", 2, 2, lambda xs, k: list(xs[:max(k, 0)]), "same", doc="the first k items: `take(deck, 2)`"),
+    Function("drop", 2, 2, lambda xs, k: list(xs[max(k, 0):]), "same", doc="all but the first k items"),
+    Function("reverse", 1, 1, lambda xs: list(reversed(xs)), "same", doc="the list from its other end"),
+    Function("sort", 1, 1, sorted, "same", doc="the list in ascending order"),
+    Function("index_of", 2, 2, _index_of, "int", doc="position of a value in a list, or -1"),
+    Function("range", 1, 2, _range, "list", doc="`range(n)` is 0..n-1, `range(a, b)` is a..b-1"),
+    Function("take_while", 2, 2, _take_while, "same", per_item=(1,),
+             doc="items from the start while a condition on `it` holds: `take_while(row[0], species != s)`"),
+    Function("drop_while", 2, 2, _drop_while, "same", per_item=(1,),
+             doc="the rest after the items `take_while` would take"),
+    Function("any", 2, 2, lambda xs, f: any(f(x) for x in xs), "bool", per_item=(1,),
+             doc="true if the condition on `it` holds for some item: `any(players, count(it.hand) == 0)`"),
+    Function("all", 2, 2, lambda xs, f: all(f(x) for x in xs), "bool", per_item=(1,),
+             doc="true if the condition on `it` holds for every item"),
+    Function("map", 2, 2, lambda xs, f: [f(x) for x in xs], "list", per_item=(1,),
+             doc="the value of an expression of `it` for each item: `map(players, count(it.collection))`"),
+    Function("maxima", 2, 2, lambda xs, f: _best(xs, f, lambda a, b: a > b), "same", per_item=(1,),
+             doc="every item with the greatest value of an expression of `it` (ties kept)"),
+    Function("minima", 2, 2, lambda xs, f: _best(xs, f, lambda a, b: a < b), "same", per_item=(1,),
+             doc="every item with the smallest value of an expression of `it` (ties kept)"),
+    Function("next", 1, 2, _next, "player", needs_game=True,
+             doc="the player after p in seat order (`next(p, 2)`: two seats on)"),
+    Function("previous", 1, 2, _previous, "player", needs_game=True, doc="the player before p in seat order"),
+    Function("others", 1, 1, _others, "players", needs_game=True,
+             doc="every player but p, in seat order starting after p"),
+    Function("random", 1, 1, _random, "item", needs_game=True,
+             doc="one item drawn by the game's random generator (use in effects only)"),
+]}

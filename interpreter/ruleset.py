@@ -1,0 +1,112 @@
+"""The compiled, ready-to-run form of a ruleset: cards, zones, parameters, node table and scoring."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import GameError, did_you_mean
+
+
+@dataclass
+class Zone:
+    """A zone definition: shared, a numbered family (`count`), or one per player; with its visibility."""
+
+    name: str
+    per_player: bool = False
+    count: int | None = None
+    visibility: str = "public"
+    ordered: bool = True
+    refill_from: str | None = None
+    text: str = ""
+    slot: int = -1      # first slot of a shared zone or family
+    index: int = -1     # position among the per-player zones
+
+
+@dataclass
+class Scoring:
+    """Named score parts per player, summed into a total; ties broken by an ordered list of expressions."""
+
+    parts: list = field(default_factory=list)         # [(name, Compiled)]
+    tie_breakers: list = field(default_factory=list)  # [(text, Compiled)]
+
+    def score(self, game, g) -> list:
+        out = []
+        for p in range(g.n):
+            env = {"me": p}
+            row = {name: expr(g, env) for name, expr in self.parts}
+            row["total"] = sum(v for v in row.values() if isinstance(v, int) and not isinstance(v, bool))
+            out.append(row)
+        return out
+
+    def rank(self, game, g, scores) -> tuple[list, bool]:
+        """The players with the best total, then best tie-breakers; and whether a tie-breaker decided."""
+        if not self.parts:
+            return [], False
+        keys = {}
+        for p in range(g.n):
+            env = {"me": p}
+            keys[p] = (scores[p]["total"],) + tuple(expr(g, env) for _, expr in self.tie_breakers)
+        best_total = max(k[0] for k in keys.values())
+        tied_on_total = [p for p in keys if keys[p][0] == best_total]
+        best = max(keys.values())
+        winners = [p for p in keys if keys[p] == best]
+        return winners, len(tied_on_total) > 1 and len(winners) < len(tied_on_total)
+
+
+@dataclass
+class Ruleset:
+    """Everything the engine needs, compiled once; shared read-only by every game of this ruleset."""
+
+    name: str
+    title: str
+    text: str
+    sources: list
+    min_players: int
+    max_players: int
+    params: dict
+    cards: list
+    card_labels: list
+    card_attrs: dict
+    zones: dict
+    fixed_slots: int
+    player_zone_names: list
+    initial_cards: dict
+    global_vars: dict
+    player_vars: dict
+    hidden_vars: set
+    actions: dict
+    scoring: Scoring
+    turn_limit: int
+    nodes: list
+    blocks: list
+    game_block: int
+    steps_node: int
+    turn_loop_node: int
+    fingerprint: str
+    path: str = ""
+    data: dict = field(default_factory=dict)
+
+    def resolve_params(self, players: int, overrides: dict) -> dict:
+        """Parameter values for this player count, with overrides applied by name."""
+        out = {}
+        for name, value in self.params.items():
+            if isinstance(value, dict):
+                if players not in value:
+                    raise GameError(f"parameter '{name}' has no value for {players} players", "parameter")
+                value = value[players]
+            out[name] = value
+        for name, value in overrides.items():
+            if name not in out:
+                hint = did_you_mean(name, out)
+                raise GameError(f"unknown parameter '{name}'" + (f"; {hint}" if hint else ""), "parameter")
+            old = out[name]
+            if isinstance(old, bool) != isinstance(value, bool) or type(old) in (int, str) and type(value) is not type(old):
+                raise GameError(f"parameter '{name}' takes a {type(old).__name__}, not {value!r}", "parameter")
+            out[name] = value
+        return out
+
+    def zone_slot(self, name: str, players: int, owner: int | None = None, index: int = 0) -> int:
+        """The state slot of a zone (for tests and tools)."""
+        z = self.zones[name]
+        if z.per_player:
+            return self.fixed_slots + z.index * players + owner
+        return z.slot + index

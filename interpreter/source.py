@@ -1,0 +1,176 @@
+"""Read a ruleset file: YAML text -> plain data plus a table of source positions for every value."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+from yaml.constructor import SafeConstructor
+from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+from .errors import Diagnostic, Location, RulesetError
+
+# Limits that keep a hostile file from exhausting the machine.
+MAX_FILE_BYTES = 1_000_000
+MAX_DEPTH = 64
+MAX_NODES = 200_000
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Where a YAML value starts, and how its scalar was quoted (for columns inside expressions)."""
+
+    line: int  # 0-based, as PyYAML counts
+    col: int
+    style: str | None = None  # None plain, "'" or '"' quoted, "|" or ">" block
+
+
+@dataclass
+class Source:
+    """A loaded YAML document: its data, its file name, its lines, and the position of every path."""
+
+    file: str
+    text: str
+    data: object
+    marks: dict[tuple, Mark] = field(default_factory=dict)
+    key_marks: dict[tuple, Mark] = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.lines = self.text.splitlines()
+
+    def location(self, path: tuple, offset: int = 0, key: bool = False) -> Location:
+        """The location of the value at `path` (or of its key), `offset` characters into an expression."""
+        table = self.key_marks if key else self.marks
+        mark = None
+        p = tuple(path)
+        while mark is None and p:
+            mark = table.get(p) or self.marks.get(p)
+            if mark is None:
+                p = p[:-1]
+        if mark is None:
+            mark = Mark(0, 0)
+            offset = 0
+        line, col = mark.line, mark.col
+        if p != tuple(path):
+            offset = 0
+        if mark.style in ("'", '"'):
+            col += 1
+        if mark.style in ("|", ">"):
+            # Block scalars start on the next line, indented; walk the offset line by line.
+            line += 1
+            value = self._value_at(p)
+            text = value if isinstance(value, str) else ""
+            head = text[:offset]
+            line += head.count("\n")
+            src = self.lines[line] if line < len(self.lines) else ""
+            indent = len(src) - len(src.lstrip(" "))
+            col = indent + len(head) - (head.rfind("\n") + 1)
+        else:
+            col += offset
+        src = self.lines[line] if line < len(self.lines) else ""
+        return Location(self.file, line + 1, col + 1, src)
+
+    def _value_at(self, path: tuple):
+        node = self.data
+        for k in path:
+            try:
+                node = node[k]
+            except (KeyError, IndexError, TypeError):
+                return None
+        return node
+
+
+def _error(file: str, text: str, mark, code: str, message: str, hint: str | None = None) -> RulesetError:
+    lines = text.splitlines()
+    line = mark.line if mark is not None else 0
+    col = mark.column if mark is not None else 0
+    src = lines[line] if 0 <= line < len(lines) else ""
+    return RulesetError([Diagnostic(code, message, Location(file, line + 1, col + 1, src), hint=hint)])
+
+
+class _Builder:
+    """Turns a composed YAML node tree into plain data, refusing duplicate keys and huge expansions."""
+
+    def __init__(self, file: str, text: str):
+        self.file, self.text = file, text
+        self.constructor = SafeConstructor()
+        self.marks: dict[tuple, Mark] = {}
+        self.key_marks: dict[tuple, Mark] = {}
+        self.count = 0
+
+    def build(self, node, path: tuple, depth: int):
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise _error(self.file, self.text, node.start_mark, "too-large",
+                         f"the document expands to more than {MAX_NODES} values (aliases?)")
+        if depth > MAX_DEPTH:
+            raise _error(self.file, self.text, node.start_mark, "too-deep",
+                         f"the document nests deeper than {MAX_DEPTH} levels")
+        style = node.style if isinstance(node, ScalarNode) else None
+        self.marks[path] = Mark(node.start_mark.line, node.start_mark.column, style)
+        if isinstance(node, ScalarNode):
+            try:
+                return self.constructor.construct_object(node, deep=True)
+            except yaml.YAMLError as exc:
+                raise _error(self.file, self.text, node.start_mark, "yaml", str(exc).splitlines()[0])
+        if isinstance(node, SequenceNode):
+            return [self.build(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
+        if isinstance(node, MappingNode):
+            try:
+                self.constructor.flatten_mapping(node)
+            except yaml.YAMLError as exc:
+                raise _error(self.file, self.text, node.start_mark, "yaml", str(exc).splitlines()[0])
+            out: dict = {}
+            for key_node, value_node in node.value:
+                if not isinstance(key_node, ScalarNode):
+                    raise _error(self.file, self.text, key_node.start_mark, "yaml", "a mapping key must be a plain value")
+                key = self.constructor.construct_object(key_node)
+                if isinstance(key, (list, dict)):
+                    raise _error(self.file, self.text, key_node.start_mark, "yaml", "a mapping key must be a plain value")
+                if key in out:
+                    first = self.key_marks[path + (key,)]
+                    raise _error(self.file, self.text, key_node.start_mark, "duplicate-key",
+                                 f"duplicate key '{key}' (first given on line {first.line + 1})",
+                                 hint="YAML keeps only one of them; remove or rename one")
+                self.key_marks[path + (key,)] = Mark(key_node.start_mark.line, key_node.start_mark.column)
+                out[key] = self.build(value_node, path + (key,), depth + 1)
+            return out
+        raise _error(self.file, self.text, node.start_mark, "yaml", "unsupported YAML node")
+
+
+def parse_text(text: str, file: str = "<string>") -> Source:
+    """Parse YAML text safely into a Source; raise RulesetError with a location on any problem."""
+    if len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
+        raise RulesetError([Diagnostic("too-large", f"the file is larger than {MAX_FILE_BYTES} bytes",
+                                       Location(file, 1, 1))])
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        message = exc.problem or exc.context or "invalid YAML"
+        raise _error(file, text, mark, "yaml", f"YAML syntax: {message}")
+    except yaml.YAMLError as exc:
+        raise RulesetError([Diagnostic("yaml", f"YAML: {exc}", Location(file, 1, 1))])
+    if node is None:
+        return Source(file, text, None)
+    builder = _Builder(file, text)
+    data = builder.build(node, (), 0)
+    src = Source(file, text, data, builder.marks, builder.key_marks)
+    return src
+
+
+def read_file(path: str | Path) -> Source:
+    """Read and parse a ruleset file; unreadable files become a located RulesetError."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise RulesetError([Diagnostic("too-large", f"the file is larger than {MAX_FILE_BYTES} bytes",
+                                           Location(str(path), 1, 1))])
+        text = path.read_text(encoding="utf-8")
+    except RulesetError:
+        raise
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RulesetError([Diagnostic("io", f"cannot read file: {exc.strerror if isinstance(exc, OSError) else exc}",
+                                       Location(str(path), 1, 1))])
+    return parse_text(text, str(path))
