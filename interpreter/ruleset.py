@@ -32,7 +32,7 @@ class Scoring:
         out = []
         for p in range(g.n):
             env = {"me": p}
-            row = {name: expr(g, env) for name, expr in self.parts}
+            row = {name: expr(g, env, None) for name, expr in self.parts}
             row["total"] = sum(v for v in row.values() if isinstance(v, int) and not isinstance(v, bool))
             out.append(row)
         return out
@@ -44,7 +44,7 @@ class Scoring:
         keys = {}
         for p in range(g.n):
             env = {"me": p}
-            keys[p] = (scores[p]["total"],) + tuple(expr(g, env) for _, expr in self.tie_breakers)
+            keys[p] = (scores[p]["total"],) + tuple(expr(g, env, None) for _, expr in self.tie_breakers)
         best_total = max(k[0] for k in keys.values())
         tied_on_total = [p for p in keys if keys[p][0] == best_total]
         best = max(keys.values())
@@ -84,6 +84,12 @@ class Ruleset:
     fingerprint: str
     path: str = ""
     data: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        # Frames hold blocks themselves (one lookup less per effect); saving needs their numbers back.
+        self.block_index = {}
+        for i, block in enumerate(self.blocks):
+            self.block_index.setdefault(id(block), i)
 
     def resolve_params(self, players: int, overrides: dict) -> dict:
         """Parameter values for this player count, with overrides applied by name."""

@@ -398,10 +398,11 @@ class _Builder:
         return ctx.block(game_nodes), steps_node.id, turn_loop.id, turn_limit
 
     def _add_block(self, nodes, path, section, key, scope):
+        """Inline a flow section's effects into the enclosing block (they share its environment)."""
         if key in section:
             bid = self.fx.block(path, scope)
             if bid is not None:
-                nodes.append(self.ctx.node(N.Block(bid), path, key))
+                nodes.extend(self.ctx.blocks[bid])
 
     def step(self, path, step, scope):
         ctx = self.ctx

@@ -1,6 +1,8 @@
 """Choices: named arguments drawn from domains, a legality condition, and a label; actions add effects."""
 from __future__ import annotations
 
+from itertools import product
+
 
 class Choice:
     """What a player picks: argument names, a domain expression for each, an `if` condition, a label."""
@@ -12,6 +14,8 @@ class Choice:
         self.cond = cond
         self.label_template = label  # a Template, or None for "name arg arg"
         self.kinds = ()  # static kinds of the arguments, for labels
+        # When no domain reads an earlier argument, options are a plain cartesian product.
+        self.independent = not any(getattr(d, "locals_used", set()) & set(self.arg_names) for d in self.domains)
 
     def options(self, g, env, player):
         """Every legal binding of the arguments, as tuples, in domain order."""
@@ -29,6 +33,15 @@ class Choice:
                 env[name] = v
                 if cond is None or cond(g, env, None):
                     out.append((v,))
+            return out
+        if self.independent:
+            combos = product(*[list(d(g, env, None)) for d in domains])
+            if cond is None:
+                return list(combos)
+            for combo in combos:
+                env.update(zip(names, combo))
+                if cond(g, env, None):
+                    out.append(combo)
             return out
         last = len(names) - 1
 

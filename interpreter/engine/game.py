@@ -133,7 +133,9 @@ class Game:
         return Game(self.rs, self.state.clone(), self.record)
 
     def to_json(self) -> dict:
-        return {"ruleset": self.rs.name, "fingerprint": self.rs.fingerprint, "state": self.state.to_json()}
+        index = self.rs.block_index
+        return {"ruleset": self.rs.name, "fingerprint": self.rs.fingerprint,
+                "state": self.state.to_json(lambda block: index[id(block)])}
 
     @classmethod
     def from_json(cls, ruleset, data: dict, record: bool = True) -> "Game":
@@ -141,7 +143,7 @@ class Game:
         try:
             if data.get("fingerprint") != ruleset.fingerprint:
                 raise GameError("this saved game was made with a different ruleset", "saved-game")
-            return cls(ruleset, State.from_json(data["state"]), record)
+            return cls(ruleset, State.from_json(data["state"], ruleset.blocks.__getitem__), record)
         except GameError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -157,7 +159,7 @@ class Game:
         if len(stack) >= MAX_STACK:
             raise GameError(f"effects nest deeper than {MAX_STACK} levels (a procedure that calls itself?)",
                             "stack")
-        stack.append([block, 0, env, owner, data])
+        stack.append([self.rs.blocks[block], 0, env, owner, data])
 
     def ask(self, node_id: int, player: int, options: list) -> None:
         self.state.pending = (node_id, player, options)
@@ -197,12 +199,12 @@ class Game:
     def _run(self) -> None:
         g = self.state
         stack = g.stack
-        blocks, nodes = self.rs.blocks, self.rs.nodes
+        nodes = self.rs.nodes
         node = None
         try:
             while stack and g.pending is None:
                 frame = stack[-1]
-                block = blocks[frame[0]]
+                block = frame[0]
                 pc = frame[1]
                 if pc >= len(block):
                     owner = frame[3]

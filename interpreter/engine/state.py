@@ -37,8 +37,10 @@ class State:
         c.log = self.log[:]
         return c
 
-    def to_json(self) -> dict:
-        """The state as JSON-ready data; environments shared by several frames stay shared."""
+    def to_json(self, block_id) -> dict:
+        """The state as JSON-ready data; environments shared by several frames stay shared.
+
+        Frames hold their block itself; `block_id` turns it into its number in the ruleset."""
         envs, index = [], {}
         frames = []
         for bid, pc, env, owner, data in self.stack:
@@ -46,7 +48,7 @@ class State:
             if key not in index:
                 index[key] = len(envs)
                 envs.append(env)
-            frames.append([bid, pc, index[key], owner, data])
+            frames.append([block_id(bid), pc, index[key], owner, data])
         version, internal, gauss = self.rng.getstate()
         return {
             "n": self.n, "seed": self.seed, "zones": self.zones, "vars": self.vars, "pvars": self.pvars,
@@ -58,7 +60,7 @@ class State:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "State":
+    def from_json(cls, data: dict, block) -> "State":
         """Rebuild a state written by `to_json`."""
         s = cls.__new__(cls)
         s.n, s.seed = data["n"], data["seed"]
@@ -72,7 +74,7 @@ class State:
         s.rng = random.Random()
         s.rng.setstate((version, tuple(internal), gauss))
         envs = [dict(e) for e in data["envs"]]
-        s.stack = [[bid, pc, envs[e], owner, data_] for bid, pc, e, owner, data_ in data["frames"]]
+        s.stack = [[block(bid), pc, envs[e], owner, data_] for bid, pc, e, owner, data_ in data["frames"]]
         p = data["pending"]
         s.pending = None if p is None else (p[0], p[1], [(i, _tuple(a)) for i, a in p[2]])
         s.result = data["result"]

@@ -72,16 +72,16 @@ class Scope:
         return Scope({**self.locals, **more}, self.it)
 
 
-@dataclass
-class Compiled:
-    """A compiled expression: the callable, its static kind, and its source text."""
+def _finish(fn, kind: str, text: str, locals_used=frozenset()):
+    """Label a compiled callable with its static kind, its source text and the local names it reads.
 
-    fn: object
-    kind: str
-    text: str
+    The engine calls the function itself (`fn(game, env, it)`): no wrapper on the hot path.
+    """
+    fn.kind, fn.text, fn.locals_used, fn.loc = kind, text, frozenset(locals_used), None
+    return fn
 
-    def __call__(self, g, env, it=None):
-        return self.fn(g, env, it)
+
+Compiled = object  # type name used in annotations: a function carrying .kind, .text, .locals_used
 
 
 def parse(text: str) -> Tree:
@@ -135,19 +135,54 @@ def _depth(tree) -> int:
 def compile_expr(text, names: Names, scope: Scope | None = None) -> Compiled:
     """Parse, name-check and compile one expression."""
     if isinstance(text, bool):
-        return Compiled(lambda g, e, it, v=text: v, "bool", str(text).lower())
+        return _finish(lambda g, e, it, v=text: v, "bool", str(text).lower())
     if isinstance(text, int):
-        return Compiled(lambda g, e, it, v=text: v, "int", str(text))
+        if abs(text) > 10**12:
+            raise ExprError("number too large", 0, code="number-too-large")
+        return _finish(lambda g, e, it, v=text: v, "int", str(text))
     tree = parse(text)
-    fn, kind = _Compiler(names, text).compile(tree, scope or Scope())
-    return Compiled(fn, kind, str(text))
+    scope = scope or Scope()
+    fn, kind = _Compiler(names, text).compile(tree, scope)
+    return _finish(fn, kind, str(text), _locals_used(tree, scope))
 
 
 def compile_zone(text, names: Names, scope: Scope | None = None) -> Compiled:
     """Compile an expression that must name one zone (`deck`, `row[i]`, `me.hand`) to a slot number."""
     tree = parse(text)
-    fn = _Compiler(names, text).zone_ref(tree, scope or Scope())
-    return Compiled(fn, "zone", str(text))
+    scope = scope or Scope()
+    fn = _Compiler(names, text).zone_ref(tree, scope)
+    return _finish(fn, "zone", str(text), _locals_used(tree, scope))
+
+
+def _names_in(tree):
+    """Every bare name in a tree, with whether it sits in a per-item position (where it means `it`)."""
+    if not isinstance(tree, Tree):
+        return
+    if tree.data == "name":
+        yield str(tree.children[0])
+        return
+    for child in tree.children:
+        yield from _names_in(child)
+
+
+def _locals_used(tree, scope: Scope) -> set:
+    return {n for n in _names_in(tree) if n in scope.locals}
+
+
+def _uses_it(tree, names: Names, scope: Scope) -> bool:
+    """Whether a tree reads the current item: `it` or a bare card attribute, outside nested per-item parts."""
+    if not isinstance(tree, Tree):
+        return False
+    if tree.data == "name":
+        n = str(tree.children[0])
+        return n not in scope.locals and (n == "it" or n in names.card_attrs)
+    if tree.data == "where":
+        return _uses_it(tree.children[0], names, scope)
+    if tree.data == "call":
+        fn = FUNCTIONS.get(str(tree.children[0]))
+        per_item = fn.per_item if fn else ()
+        return any(_uses_it(c, names, scope) for i, c in enumerate(tree.children[1:]) if i not in per_item)
+    return any(_uses_it(c, names, scope) for c in tree.children)
 
 
 def _offset(tree) -> int:
@@ -155,6 +190,14 @@ def _offset(tree) -> int:
         return tree.start_pos or 0
     meta = getattr(tree, "meta", None)
     return getattr(meta, "start_pos", 0) or 0 if meta is not None and not meta.empty else 0
+
+
+def _filter_eq(items, table, value):
+    return [x for x in items if table[x] == value]
+
+
+def _filter_ne(items, table, value):
+    return [x for x in items if table[x] != value]
 
 
 class _Compiler:
@@ -195,6 +238,11 @@ class _Compiler:
         fns = [p[0] for p in parts]
         kinds = {p[1] for p in parts}
         kind = LIST_OF.get(kinds.pop(), "list") if len(kinds) == 1 else "list"
+        constants = [self._constant(c) for c in t.children]
+        if all(c is not None for c in constants):
+            # Nothing ever changes a list an expression returns (let and loops take copies): share one.
+            value = [c[0] for c in constants]
+            return (lambda g, e, it: value), kind
         return (lambda g, e, it: [f(g, e, it) for f in fns]), kind
 
     # names ----------------------------------------------------------------
@@ -276,6 +324,12 @@ class _Compiler:
                 self.fail(f"'{name}' is a zone of each player, but this is a {kind}", tok, code="type")
             n.used.add(("zone", name))
             idx, fixed = n.player_zones[name], n.fixed_slots
+            if isinstance(base_tree, Tree) and base_tree.data == "name" and str(base_tree.children[0]) not in s.locals:
+                who = str(base_tree.children[0])
+                if who == "me":
+                    return (lambda g, e, it: g.zones[fixed + idx * g.n + e["me"]]), "cards"
+                if who == "current":
+                    return (lambda g, e, it: g.zones[fixed + idx * g.n + g.current]), "cards"
 
             def player_zone(g, e, it):
                 p = base(g, e, it)
@@ -349,6 +403,13 @@ class _Compiler:
         a, _ = self.compile(left, s)
         b, _ = self.compile(right, s)
         op = str(op)
+        const = self._constant(right)
+        if const is not None:
+            v = const[0]
+            ops = {"==": lambda g, e, it: a(g, e, it) == v, "!=": lambda g, e, it: a(g, e, it) != v,
+                   "<": lambda g, e, it: a(g, e, it) < v, "<=": lambda g, e, it: a(g, e, it) <= v,
+                   ">": lambda g, e, it: a(g, e, it) > v, ">=": lambda g, e, it: a(g, e, it) >= v}
+            return ops[op], "bool"
         table = {
             "==": lambda g, e, it: a(g, e, it) == b(g, e, it),
             "!=": lambda g, e, it: a(g, e, it) != b(g, e, it),
@@ -358,6 +419,15 @@ class _Compiler:
             ">=": lambda g, e, it: a(g, e, it) >= b(g, e, it),
         }
         return table[op], "bool"
+
+    @staticmethod
+    def _constant(tree):
+        """(value,) for a literal number or string, else None."""
+        if isinstance(tree, Tree) and tree.data == "int_":
+            return (int(tree.children[0]),)
+        if isinstance(tree, Tree) and tree.data == "string":
+            return (str(tree.children[0])[1:-1],)
+        return None
 
     def in_op(self, t, s):
         a, _ = self.compile(t.children[0], s)
@@ -392,11 +462,43 @@ class _Compiler:
 
     def where(self, t, s):
         src, kind = self.compile(t.children[0], s)
-        pred, _ = self.compile(t.children[1], Scope(s.locals, ELEMENT.get(kind, "any")))
+        inner = Scope(s.locals, ELEMENT.get(kind, "any"))
+        fused = self._fused_filter(src, t.children[1], inner)
+        if fused is not None:
+            return fused, (kind if kind in ("cards", "players") else "list")
+        pred, _ = self.compile(t.children[1], inner)
 
         def where(g, e, it):
             return [x for x in src(g, e, it) if pred(g, e, x)]
         return where, (kind if kind in ("cards", "players") else "list")
+
+    def _fused_test(self, pred_tree, inner: Scope):
+        """For `attr == value` (or !=) where the value does not depend on the item: (table, op, value fn).
+
+        The commonest test of card games (`species == bird`); fused, it costs one comparison per card
+        instead of several calls, and the value is computed once per use, not once per card."""
+        if not (isinstance(pred_tree, Tree) and pred_tree.data == "compare" and str(pred_tree.children[1]) in ("==", "!=")):
+            return None
+        if inner.it not in ("card", "any"):
+            return None
+        left, op, right = pred_tree.children
+        for a, b in ((left, right), (right, left)):
+            if isinstance(a, Tree) and a.data == "name":
+                attr = str(a.children[0])
+                if attr in self.names.card_attrs and attr not in inner.locals and not _uses_it(b, self.names, inner):
+                    self.names.used.add(("attr", attr))
+                    value, _ = self.compile(b, inner)
+                    return self.names.card_attrs[attr], str(op), value
+        return None
+
+    def _fused_filter(self, src, pred_tree, inner: Scope):
+        fused = self._fused_test(pred_tree, inner)
+        if fused is None:
+            return None
+        table, op, value = fused
+        if op == "==":
+            return lambda g, e, it: _filter_eq(src(g, e, it), table, value(g, e, it))
+        return lambda g, e, it: _filter_ne(src(g, e, it), table, value(g, e, it))
 
     def call(self, t, s):
         tok, *arg_trees = t.children
@@ -413,7 +515,13 @@ class _Compiler:
         for i, a in enumerate(arg_trees):
             if i in fn.per_item:
                 item_kind = ELEMENT.get(kinds[0], "any") if kinds else "any"
-                f, k = self.compile(a, Scope(s.locals, item_kind))
+                inner = Scope(s.locals, item_kind)
+                fused = self._fused_test(a, inner)
+                if fused is not None and fn.kind != "list":
+                    args.append(("fused", fused))
+                    kinds.append("bool")
+                    continue
+                f, k = self.compile(a, inner)
                 args.append(("item", f))
             else:
                 f, k = self.compile(a, s)
@@ -444,7 +552,19 @@ class _Compiler:
                 return lambda g, e, it: impl(f0(g, e, it), f1(g, e, it))
             fs = [f for _, f in args]
             return lambda g, e, it: impl(*[f(g, e, it) for f in fs])
-        (_, src), (_, per) = args
+        (_, src), (how, per) = args
+        if how == "fused":
+            table, op, value = per
+            if op == "==":
+                def call_fused_eq(g, e, it):
+                    v = value(g, e, it)
+                    return impl(src(g, e, it), lambda x: table[x] == v)
+                return call_fused_eq
+
+            def call_fused_ne(g, e, it):
+                v = value(g, e, it)
+                return impl(src(g, e, it), lambda x: table[x] != v)
+            return call_fused_ne
 
         def call_per_item(g, e, it):
             return impl(src(g, e, it), lambda x: per(g, e, x))

@@ -1,0 +1,149 @@
+"""Agents: a player's view and the legal options -> the index of a choice (random, first, human)."""
+from __future__ import annotations
+
+import json
+import random
+
+import click
+
+from .errors import GameError
+
+
+class Request:
+    """What an agent is shown for one decision. The view and the labels are computed only when read."""
+
+    __slots__ = ("_game", "player", "count", "_view", "_decision")
+
+    def __init__(self, game, player: int):
+        self._game = game
+        self.player = player
+        self.count = game.option_count()
+        self._view = None
+        self._decision = None
+
+    @property
+    def view(self) -> dict:
+        """Everything this player may see (see Game.view)."""
+        if self._view is None:
+            self._view = self._game.view(self.player)
+        return self._view
+
+    @property
+    def options(self) -> tuple:
+        if self._decision is None:
+            self._decision = self._game.decision
+        return self._decision.options
+
+    @property
+    def prompt(self) -> str:
+        if self._decision is None:
+            self._decision = self._game.decision
+        return self._decision.prompt
+
+
+class Agent:
+    """Chooses an option index for a Request."""
+
+    name = "agent"
+
+    def choose(self, request: Request) -> int:  # pragma: no cover - every agent overrides
+        raise NotImplementedError
+
+
+class RandomAgent(Agent):
+    """Uniformly random legal options, from its own seeded generator (never the game's)."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, request: Request) -> int:
+        return self.rng.randrange(request.count)
+
+
+class FirstAgent(Agent):
+    """Always the first legal option: a deterministic baseline."""
+
+    name = "first"
+
+    def choose(self, request: Request) -> int:
+        return 0
+
+
+class HumanAgent(Agent):
+    """A person at the terminal: shows their view and numbered options, asks until the answer is valid."""
+
+    name = "human"
+
+    def __init__(self, input_fn=None, output_fn=None):
+        self.input = input_fn or (lambda prompt: click.prompt(prompt, default="", show_default=False))
+        self.output = output_fn or click.echo
+
+    def choose(self, request: Request) -> int:
+        out = self.output
+        out("")
+        out(render_view(request.view))
+        out(f"P{request.player + 1}, {request.prompt}:")
+        for i, label in enumerate(request.options, 1):
+            out(f"  {i:>2}. {label}")
+        while True:
+            try:
+                answer = self.input(f"choose 1-{request.count} (or a label)")
+            except (EOFError, click.Abort):
+                raise GameError("no more input: the game was left unfinished", "aborted")
+            answer = (answer or "").strip()
+            if answer.isdigit() and 1 <= int(answer) <= request.count:
+                return int(answer) - 1
+            matches = [i for i, label in enumerate(request.options) if label == answer]
+            if not matches:
+                matches = [i for i, label in enumerate(request.options) if label.startswith(answer)] if answer else []
+            if len(matches) == 1:
+                return matches[0]
+            if len(matches) > 1:
+                out(f"'{answer}' matches {len(matches)} options; type more of it or a number.")
+            else:
+                out(f"'{answer}' is not an option: type a number from 1 to {request.count}.")
+
+
+def render_view(view: dict) -> str:
+    """A compact text rendering of a view for the terminal."""
+    lines = [f"round {view['round']}, turn {view['turn']} - {view['current']} to play (you are {view['player']})"]
+    for name, zone in view["zones"].items():
+        lines.append(f"  {name}: {_zone_text(zone)}")
+    for name, value in view.get("vars", {}).items():
+        lines.append(f"  {name} = {json.dumps(value)}")
+    for name, table in view.get("player_vars", {}).items():
+        lines.append(f"  {name}: " + ", ".join(f"{p} {v}" for p, v in table.items()))
+    return "\n".join(lines)
+
+
+def _zone_text(zone) -> str:
+    if isinstance(zone, dict) and "count" in zone:
+        top = f", top: {zone['top'][0]}" if zone.get("top") else ""
+        return f"{zone['count']} cards{top}"
+    if isinstance(zone, dict):
+        return "; ".join(f"{p}: {_zone_text(z)}" for p, z in zone.items())
+    if zone and isinstance(zone[0], (list, dict)):
+        return " | ".join(f"[{_zone_text(z)}]" for z in zone)
+    return ", ".join(zone) if zone else "(empty)"
+
+
+AGENTS = {"random": RandomAgent, "first": FirstAgent, "human": HumanAgent}
+
+
+def make_agent(name: str, seed: int = 0) -> Agent:
+    """An agent by name; a seeded one where it uses randomness."""
+    if name == "random":
+        return RandomAgent(seed)
+    if name in AGENTS:
+        return AGENTS[name]()
+    raise GameError(f"unknown agent '{name}' (agents: {', '.join(AGENTS)})", "agent")
+
+
+def play(game, agents) -> dict:
+    """Drive a game to its end with one agent per seat; return its result."""
+    while not game.is_over:
+        player = game.current_player
+        game.apply(agents[player].choose(Request(game, player)))
+    return game.result
