@@ -6,7 +6,7 @@ from lark import Tree
 from ..engine import nodes as N
 from ..engine.choices import Choice
 from ..errors import did_you_mean
-from ..expr.compiler import ExprError, Scope, parse
+from ..expr.compiler import ELEMENT, ExprError, Scope, parse
 from .context import Abort, Context
 
 # effect name -> (keys allowed beside it in the same map, whether its own value is a map of fields)
@@ -248,7 +248,7 @@ class EffectCompiler:
             if k not in fields:
                 ctx.fail(path, f"a 'for_each' needs '{k}:'", "missing-field")
         items = ctx.expr(path + ("in",), scope)
-        inner = Scope({**scope.locals, value: {"cards": "card", "players": "player"}.get(items.kind, "any")},
+        inner = Scope({**scope.locals, value: ELEMENT.get(items.kind, "any")},
                       scope.it)
         body = self.block(path + ("do",), inner)
         if body is None:
@@ -309,7 +309,7 @@ class EffectCompiler:
         for arg, dom in args.items():
             self._check_local(path + ("args", arg), arg)
             compiled = ctx.expr(path + ("args", arg), inner)
-            kind = {"cards": "card", "players": "player"}.get(compiled.kind, "any")
+            kind = ELEMENT.get(compiled.kind, "any")
             inner.locals[arg] = kind
             names.append(arg)
             domains.append(compiled)

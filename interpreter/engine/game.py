@@ -5,6 +5,7 @@ import random
 from dataclasses import dataclass
 
 from ..errors import GameError, IllegalChoice
+from ..expr.compiler import ELEMENT
 from .nodes import MAX_STACK
 from .state import State
 
@@ -246,7 +247,7 @@ class Game:
         if kind == "card" and type(value) is int:
             return self.rs.card_labels[value]
         if type(value) is list:
-            inner = {"cards": "card", "players": "player"}.get(kind, "any")
+            inner = ELEMENT.get(kind, "any")
             return ", ".join(self.format(v, inner) for v in value)
         if value is True:
             return "yes"

@@ -38,7 +38,7 @@ BUILTIN_NAMES = {
     "player_count": "int", "round": "int", "turn": "int",
 }
 
-ELEMENT = {"cards": "card", "players": "player"}
+ELEMENT = {"cards": "card", "players": "player", "groups": "cards"}
 LIST_OF = {"card": "cards", "player": "players"}
 
 
@@ -516,6 +516,13 @@ class _Compiler:
             if i in fn.per_item:
                 item_kind = ELEMENT.get(kinds[0], "any") if kinds else "any"
                 inner = Scope(s.locals, item_kind)
+                if isinstance(a, Tree) and a.data == "name" and str(a.children[0]) in self.names.card_attrs \
+                        and str(a.children[0]) not in s.locals and item_kind in ("card", "any"):
+                    # A bare attribute per item (`groups(me.hand, species)`): look it up directly.
+                    self.names.used.add(("attr", str(a.children[0])))
+                    args.append(("key", self.names.card_attrs[str(a.children[0])].__getitem__))
+                    kinds.append("any")
+                    continue
                 fused = self._fused_test(a, inner)
                 if fused is not None and fn.kind != "list":
                     args.append(("fused", fused))
@@ -528,7 +535,9 @@ class _Compiler:
                 args.append(("value", f))
             kinds.append(k)
         kind = fn.kind
-        if kind == "same":
+        if kind == "groups":
+            kind = "groups" if kinds and kinds[0] == "cards" else "list"
+        elif kind == "same":
             kind = kinds[0] if kinds and kinds[0] in ("cards", "players") else "list"
         elif kind == "item":
             kind = ELEMENT.get(kinds[0], "any") if kinds else "any"
@@ -553,6 +562,8 @@ class _Compiler:
             fs = [f for _, f in args]
             return lambda g, e, it: impl(*[f(g, e, it) for f in fs])
         (_, src), (how, per) = args
+        if how == "key":
+            return lambda g, e, it: impl(src(g, e, it), per)
         if how == "fused":
             table, op, value = per
             if op == "==":

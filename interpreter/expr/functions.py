@@ -71,6 +71,18 @@ def _best(xs, f, better):
     return out
 
 
+def _groups(xs, key):
+    order, groups = [], {}
+    for x in xs:
+        k = key(x)
+        if k in groups:
+            groups[k].append(x)
+        else:
+            groups[k] = [x]
+            order.append(k)
+    return [groups[k] for k in order]
+
+
 def _range(a, b=None):
     return list(range(a)) if b is None else list(range(a, b))
 
@@ -127,6 +139,9 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
              doc="true if the condition on `it` holds for every item"),
     Function("map", 2, 2, lambda xs, f: [f(x) for x in xs], "list", per_item=(1,),
              doc="the value of an expression of `it` for each item: `map(players, count(it.collection))`"),
+    Function("groups", 2, 2, _groups, "groups", per_item=(1,),
+             doc="the items split into lists by the value of an expression of `it`, in first-seen order: "
+                 "`groups(me.hand, species)`"),
     Function("maxima", 2, 2, lambda xs, f: _best(xs, f, lambda a, b: a > b), "same", per_item=(1,),
              doc="every item with the greatest value of an expression of `it` (ties kept)"),
     Function("minima", 2, 2, lambda xs, f: _best(xs, f, lambda a, b: a < b), "same", per_item=(1,),
