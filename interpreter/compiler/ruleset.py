@@ -17,6 +17,15 @@ TOP_KEYS = {"name", "title", "text", "sources", "players", "parameters", "compon
 ZONE_KEYS = {"per_player", "count", "visibility", "ordered", "refill_from", "text"}
 ACTION_KEYS = {"text", "args", "when", "if", "label", "do"}
 STEP_KEYS = {"name", "actions", "optional", "player", "if"}
+FLOW_KEYS = ("first_player", "ends", "round")
+ROUND_KEYS = ("first_player", "start", "turn", "ends", "end")
+TURN_KEYS = ("start", "steps", "end", "next_player")
+END_KEYS = ("when", "winners", "reason")
+SCORING_KEYS = ("parts", "tie_breakers")
+COMPONENT_KEYS = ("cards", "label", "in", "text", "total")
+PLAYERS_KEYS = ("min", "max")
+LIMITS_KEYS = ("turns",)
+PROCEDURE_KEYS = ("args", "do")
 DEFAULT_TURN_LIMIT = 1000
 
 
@@ -97,6 +106,9 @@ class _Builder:
         if not isinstance(p, dict) or not isinstance(p.get("min"), int) or not isinstance(p.get("max"), int):
             ctx.error(("players",), "expected 'players: {min: N, max: M}'", "players")
             return 1, 1
+        for k in p:
+            if k not in PLAYERS_KEYS:
+                ctx.error(("players", k), f"unknown field '{k}' (players takes min and max)", "unknown-field", key=True)
         lo, hi = p["min"], p["max"]
         if not 1 <= lo <= hi <= 64:
             ctx.error(("players",), f"player range {lo} to {hi} is not possible (1 to 64, min <= max)", "players")
@@ -143,8 +155,8 @@ class _Builder:
                 ctx.error(path, "a card type needs 'cards:', a list of {attribute: value, count: N}", "type")
                 continue
             for k in spec:
-                if k not in ("cards", "label", "in", "text", "total"):
-                    ctx.unknown(path + (k,), "field", k, ("cards", "label", "in", "text", "total"), key=True)
+                if k not in COMPONENT_KEYS:
+                    ctx.unknown(path + (k,), "field", k, COMPONENT_KEYS, key=True)
             first = len(self.cards)
             for i, row in enumerate(spec["cards"]):
                 rpath = path + ("cards", i)
@@ -287,6 +299,10 @@ class _Builder:
             path = ("procedures", name)
             args = []
             if isinstance(spec, dict):
+                for k in spec:
+                    if k not in PROCEDURE_KEYS:
+                        ctx.error(path + (k,), f"unknown field '{k}' (a procedure takes args and do)",
+                                  "unknown-field", key=True)
                 args = spec.get("args") or []
                 if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
                     ctx.error(path + ("args",), "expected a list of argument names", "type")
@@ -338,21 +354,24 @@ class _Builder:
         if not isinstance(flow, dict):
             ctx.fail(("flow",), "expected a map with round, ends, first_player", "type")
         for k in flow:
-            if k not in ("first_player", "ends", "round"):
-                ctx.unknown(("flow", k), "flow field", k, ("first_player", "ends", "round"), key=True)
+            if k not in FLOW_KEYS:
+                ctx.unknown(("flow", k), "flow field", k, FLOW_KEYS, key=True)
         round_ = flow.get("round") or {}
         rpath = ("flow", "round")
         for k in round_:
-            if k not in ("first_player", "start", "turn", "ends", "end"):
-                ctx.unknown(rpath + (k,), "round field", k, ("first_player", "start", "turn", "ends", "end"), key=True)
+            if k not in ROUND_KEYS:
+                ctx.unknown(rpath + (k,), "round field", k, ROUND_KEYS, key=True)
         turn = round_.get("turn") or {}
         tpath = rpath + ("turn",)
         for k in turn:
-            if k not in ("start", "steps", "end", "next_player"):
-                ctx.unknown(tpath + (k,), "turn field", k, ("start", "steps", "end", "next_player"), key=True)
+            if k not in TURN_KEYS:
+                ctx.unknown(tpath + (k,), "turn field", k, TURN_KEYS, key=True)
         scope = Scope({})
         limits = self.section("limits", {})
         turn_limit = limits.get("turns", DEFAULT_TURN_LIMIT) if isinstance(limits, dict) else DEFAULT_TURN_LIMIT
+        for k in (limits if isinstance(limits, dict) else {}):
+            if k not in LIMITS_KEYS:
+                ctx.unknown(("limits", k), "limit", k, LIMITS_KEYS, key=True)
         if not isinstance(turn_limit, int) or not 1 <= turn_limit <= 1_000_000:
             ctx.error(("limits", "turns"), "the turn limit is a whole number from 1 to 1000000", "type")
             turn_limit = DEFAULT_TURN_LIMIT
@@ -448,8 +467,8 @@ class _Builder:
                 if not isinstance(entry, dict) or "when" not in entry:
                     ctx.fail(p, "an end condition is a map with 'when:' (and optional winners, reason)", "type")
                 for k in entry:
-                    if k not in ("when", "winners", "reason"):
-                        ctx.unknown(p + (k,), "field", k, ("when", "winners", "reason"), key=True)
+                    if k not in END_KEYS:
+                        ctx.unknown(p + (k,), "field", k, END_KEYS, key=True)
                 cond = ctx.expr(p + ("when",), scope)
                 winners = ctx.expr(p + ("winners",), scope) if "winners" in entry else None
                 out.append((cond, winners, str(entry.get("reason", entry["when"]))))
@@ -464,8 +483,8 @@ class _Builder:
         if not isinstance(spec, dict):
             ctx.fail(("scoring",), "expected a map with parts and tie_breakers", "type")
         for k in spec:
-            if k not in ("parts", "tie_breakers"):
-                ctx.unknown(("scoring", k), "scoring field", k, ("parts", "tie_breakers"), key=True)
+            if k not in SCORING_KEYS:
+                ctx.unknown(("scoring", k), "scoring field", k, SCORING_KEYS, key=True)
         parts = spec.get("parts") or {}
         if not isinstance(parts, dict):
             ctx.fail(("scoring", "parts"), "expected a map of part name: expression", "type")

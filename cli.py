@@ -1,0 +1,282 @@
+"""The `rulebook` command line: list, validate, play and simulate rulesets (click commands over the interpreter)."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import click
+import yaml
+
+from interpreter import Game, RulebookError, RulesetError, load
+from interpreter.agents import HumanAgent, Request, make_agent, render_view
+from interpreter.bundled import bundled
+from interpreter.errors import Diagnostic, GameError
+from interpreter.simulate import play_one, seat_agents, simulate
+from interpreter.source import read_file
+from interpreter.schema import schema_diagnostics
+from interpreter.compiler import compile_ruleset
+
+
+def _params(values) -> dict:
+    """`--param name=value` options -> a dict; values are read as YAML scalars (7, true, deck)."""
+    out = {}
+    for item in values:
+        if "=" not in item:
+            raise click.BadParameter(f"'{item}' is not name=value", param_hint="--param")
+        name, _, raw = item.partition("=")
+        try:
+            out[name.strip()] = yaml.safe_load(raw)
+        except yaml.YAMLError:
+            raise click.BadParameter(f"cannot read the value of '{item}'", param_hint="--param")
+    return out
+
+
+def _agents(text: str | None) -> list[str]:
+    return [a.strip() for a in text.split(",") if a.strip()] if text else []
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option("0.1.0", prog_name="rulebook")
+def cli():
+    """rulebook: card games described as YAML rulesets, run by one interpreter.
+
+    \b
+    Examples:
+      rulebook list
+      rulebook play cubirds --players 3 --agents human,random
+      rulebook simulate cubirds --games 1000 --players 4
+      rulebook validate my-variant.yaml
+    """
+
+
+@cli.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
+def list_cmd(as_json):
+    """List the bundled rulesets with their player range and a one-line description."""
+    rows = []
+    for name, path in bundled().items():
+        try:
+            rules = load(str(path))
+            rows.append({"name": name, "title": rules.title, "players": [rules.min_players, rules.max_players],
+                         "text": " ".join(rules.text.split())[:100], "path": str(path)})
+        except RulebookError as exc:
+            rows.append({"name": name, "title": "(invalid)", "players": None, "text": str(exc).splitlines()[0],
+                         "path": str(path)})
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    for r in rows:
+        players = f"{r['players'][0]}-{r['players'][1]}" if r["players"] else "?"
+        click.echo(f"{r['name']:<24} {players:<5} {r['text']}")
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="Diagnostics as text or as JSON data.")
+def validate(files, fmt):
+    """Check ruleset files; print every problem as file:line:col with the line and a caret.
+
+    Exit status: 0 when every file is valid, 1 otherwise.
+
+    \b
+    Example:
+      rulebook validate rulesets/cubirds.yaml my-variant.yaml
+    """
+    report, failed = [], False
+    for f in files:
+        diags: list[Diagnostic] = []
+        try:
+            source = read_file(f)
+            diags = schema_diagnostics(source)
+            if not diags:
+                compile_ruleset(source)
+        except RulesetError as exc:
+            diags = exc.diagnostics
+        failed = failed or bool(diags)
+        report.append({"file": f, "valid": not diags, "diagnostics": [d.to_json() for d in diags]})
+        if fmt == "text":
+            if diags:
+                for d in diags:
+                    click.echo(d.render(), err=False)
+                click.echo(f"{f}: {len(diags)} problem{'s' if len(diags) != 1 else ''}")
+            else:
+                click.echo(f"{f}: ok")
+    if fmt == "json":
+        click.echo(json.dumps(report, indent=2))
+    sys.exit(1 if failed else 0)
+
+
+def _resolve_players(rules, players):
+    return players if players is not None else rules.min_players
+
+
+@cli.command()
+@click.argument("ruleset")
+@click.option("--players", "-p", type=int, help="Number of players (default: the ruleset's minimum).")
+@click.option("--agents", "-a", help="Agents by seat, comma-separated: human, random, first (repeats to fill). "
+              "Default: human,random.")
+@click.option("--seed", "-s", type=int, default=None, help="Random seed (default: a fresh one, printed).")
+@click.option("--param", "params", multiple=True, help="Override a parameter: --param hand_size=7.")
+@click.option("--quiet", "-q", is_flag=True, help="Do not print the bots' moves.")
+def play(ruleset, players, agents, seed, params, quiet):
+    """Play a game in the terminal against bots (or watch bots play).
+
+    \b
+    Examples:
+      rulebook play cubirds
+      rulebook play cubirds --players 4 --agents human,random,random,first --seed 7
+      rulebook play rulesets/cubirds.yaml --agents random --seed 1
+    """
+    rules = load(ruleset)
+    n = _resolve_players(rules, players)
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "big")
+    names = seat_agents(_agents(agents) or ["human", "random"], n)
+    game = Game.new(rules, n, seed=seed, params=_params(params))
+    seats = [make_agent(name, seed=seed * 1000 + i) for i, name in enumerate(names)]
+    click.echo(f"{rules.title}: {n} players, seed {seed}; seats: "
+               + ", ".join(f"P{i + 1} {a}" for i, a in enumerate(names)))
+    shown = 0
+    while not game.is_over:
+        p = game.current_player
+        agent = seats[p]
+        choice = agent.choose(Request(game, p))
+        game.apply(choice)
+        if not quiet or isinstance(agent, HumanAgent):
+            for line in game.state.log[shown:]:
+                click.echo(line)
+        shown = len(game.state.log)
+    if quiet:
+        click.echo(game.state.log[-1])
+    _print_result(rules, game)
+
+
+def _print_result(rules, game):
+    result = game.result
+    click.echo("")
+    click.echo(f"Game over after {result['turns']} turns ({result['rounds']} rounds): {result['reason']}.")
+    winners = ", ".join(f"P{w + 1}" for w in result["winners"]) or "nobody (a draw)"
+    click.echo(f"Winner{'s' if len(result['winners']) > 1 else ''}: {winners}")
+    parts = [name for name, _ in rules.scoring.parts]
+    if parts:
+        header = "player  " + "  ".join(f"{p:>10}" for p in parts) + (f"  {'total':>8}" if len(parts) > 1 else "")
+        click.echo(header)
+        for i, row in enumerate(result["scores"]):
+            line = f"P{i + 1:<6} " + "  ".join(f"{row[p]!s:>10}" for p in parts)
+            if len(parts) > 1:
+                line += f"  {row['total']!s:>8}"
+            click.echo(line)
+    if result["tie_break_used"]:
+        click.echo("(a tie-breaker decided)")
+
+
+@cli.command("simulate")
+@click.argument("ruleset")
+@click.option("--games", "-n", type=click.IntRange(1, 10_000_000), default=100, show_default=True,
+              help="Number of games.")
+@click.option("--players", "-p", type=int, help="Number of players (default: the ruleset's minimum).")
+@click.option("--agents", "-a", help="Agents by seat, comma-separated: random, first (repeats to fill). "
+              "Default: random.")
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the first game; game i uses seed+i.")
+@click.option("--param", "params", multiple=True, help="Override a parameter: --param hand_size=7.")
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+def simulate_cmd(ruleset, games, players, agents, seed, params, as_json):
+    """Play many seeded games between bots and report wins, stalls, game length and speed.
+
+    \b
+    Examples:
+      rulebook simulate cubirds --games 1000 --players 3
+      rulebook simulate cubirds --games 500 --agents random,first --json
+    """
+    rules = load(ruleset)
+    n = _resolve_players(rules, players)
+    names = _agents(agents) or ["random"]
+    if "human" in names:
+        raise click.BadParameter("simulate plays bots only; use 'rulebook play' to play", param_hint="--agents")
+    for name in names:
+        make_agent(name)
+    overrides = _params(params)
+    show_bar = games >= 50 and not as_json and sys.stderr.isatty()
+    if show_bar:
+        with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
+            stats = simulate(rules, games, n, names, seed, overrides, progress=bar.update)
+    else:
+        stats = simulate(rules, games, n, names, seed, overrides)
+    if as_json:
+        click.echo(json.dumps(stats, indent=2))
+        return
+    _print_stats(stats)
+
+
+def _print_stats(s):
+    click.echo(f"{s['ruleset']}: {s['games']} games, {s['players']} players, agents {', '.join(s['agents'])}, "
+               f"seeds {s['seed']}..{s['seed'] + s['games'] - 1}")
+    click.echo("wins per seat:")
+    for seat, w in s["wins_per_seat"].items():
+        click.echo(f"  {seat:<4} {w:>7}  {100 * w / s['games']:5.1f}%")
+    click.echo("wins per agent:")
+    for name, e in s["wins_per_agent"].items():
+        click.echo(f"  {name:<8} {e['wins']:>7} wins over {e['seats']} seat{'s' if e['seats'] != 1 else ''}")
+    click.echo(f"shared wins: {s['shared_wins']}   stalled: {s['stalled']}   tie-breaks used: {s['tie_breaks_used']}")
+    click.echo("end reasons: " + "; ".join(f"{r} {c}" for r, c in s["end_reasons"].items()))
+    click.echo(f"game length: mean {s['turns_mean']:.1f} turns, median {s['turns_median']:g}")
+    parts = sorted({k for row in s["mean_score_parts"].values() for k in row if k != "total"})
+    if parts:
+        click.echo("mean score parts: " + "; ".join(
+            f"{seat} " + ", ".join(f"{k} {row[k]:.2f}" for k in parts) for seat, row in s["mean_score_parts"].items()))
+    click.echo(f"time: {s['seconds']:.2f} s, {s['games_per_second']:.1f} games/s, "
+               f"{s['decisions'] / s['seconds'] if s['seconds'] else 0:.0f} decisions/s")
+
+
+@cli.command()
+@click.argument("ruleset")
+@click.option("--players", "-p", type=int, help="Number of players (default: the ruleset's minimum).")
+@click.option("--agents", "-a", help="Agents by seat (default: random).")
+@click.option("--seed", "-s", type=int, default=0, show_default=True)
+def transcript(ruleset, players, agents, seed):
+    """Print the full transcript of one seeded bot game (the format of the golden transcripts)."""
+    rules = load(ruleset)
+    n = _resolve_players(rules, players)
+    game = play_one(rules, n, seed, seat_agents(_agents(agents) or ["random"], n), record=True)
+    click.echo(format_transcript(rules, game, seed, _agents(agents) or ["random"]), nl=False)
+
+
+def format_transcript(rules, game, seed, agents) -> str:
+    """A game as text: header, every choice with its turn and player, the log lines, and the result."""
+    g = game.state
+    lines = [f"# {rules.name}, {g.n} players, seed {seed}, agents {','.join(agents)}"]
+    lines += g.log
+    result = game.result
+    lines.append("scores: " + "; ".join(
+        f"P{i + 1} " + ", ".join(f"{k} {v}" for k, v in row.items()) for i, row in enumerate(result["scores"])))
+    lines.append("choices: " + " ".join(str(c) for c in g.history))
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    """Entry point: run the commands; errors a user can cause print a message and exit 1, never a traceback."""
+    try:
+        cli.main(standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(1)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except RulesetError as exc:
+        click.echo(exc.render(), err=True)
+        sys.exit(1)
+    except RulebookError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
