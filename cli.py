@@ -13,6 +13,7 @@ from interpreter.agents import HumanAgent, Request, make_agent, render_view
 from interpreter.bundled import bundled
 from interpreter.errors import Diagnostic, GameError
 from interpreter.simulate import play_one, seat_agents, simulate
+from interpreter.transcript import format_transcript
 from interpreter.source import read_file
 from interpreter.schema import schema_diagnostics
 from interpreter.compiler import compile_ruleset
@@ -241,18 +242,6 @@ def transcript(ruleset, players, agents, seed):
     n = _resolve_players(rules, players)
     game = play_one(rules, n, seed, seat_agents(_agents(agents) or ["random"], n), record=True)
     click.echo(format_transcript(rules, game, seed, _agents(agents) or ["random"]), nl=False)
-
-
-def format_transcript(rules, game, seed, agents) -> str:
-    """A game as text: header, every choice with its turn and player, the log lines, and the result."""
-    g = game.state
-    lines = [f"# {rules.name}, {g.n} players, seed {seed}, agents {','.join(agents)}"]
-    lines += g.log
-    result = game.result
-    lines.append("scores: " + "; ".join(
-        f"P{i + 1} " + ", ".join(f"{k} {v}" for k, v in row.items()) for i, row in enumerate(result["scores"])))
-    lines.append("choices: " + " ".join(str(c) for c in g.history))
-    return "\n".join(lines) + "\n"
 
 
 def main():

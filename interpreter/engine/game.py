@@ -125,6 +125,15 @@ class Game:
             self._restore(g.history[:-1])
             raise GameError(f"ruleset error while applying a choice: {exc}", "runtime") from None
 
+    def reconsider(self) -> None:
+        """Ask the pending decision again from the current state (after a tool or test changed the state)."""
+        g = self.state
+        if g.pending is None:
+            return
+        g.pending = None
+        g.stack[-1][1] -= 1
+        self._run()
+
     def legal_options(self) -> tuple:
         d = self.decision
         return () if d is None else d.options

@@ -344,6 +344,8 @@ class RoundStart(Node):
         if self.first_player is not None:
             g.current = self.first_player(g, frame[2], None)
         frame[2]["me"] = g.current
+        if vm.record:
+            g.log.append(f"round {g.round}: P{g.current + 1} starts")
 
 
 class TurnLoop(Node):

@@ -1,0 +1,25 @@
+"""A finished game -> its transcript text: header, every choice and log line, scores, the choice list."""
+from __future__ import annotations
+
+
+def format_transcript(rules, game, seed: int, agents) -> str:
+    """The golden-transcript format: stable, line-based, diffable."""
+    g = game.state
+    lines = [f"# {rules.name}, {g.n} players, seed {seed}, agents {','.join(agents)}"]
+    lines += g.log
+    result = game.result
+    if result is not None:
+        lines.append("scores: " + "; ".join(
+            f"P{i + 1} " + ", ".join(f"{k} {v}" for k, v in row.items()) for i, row in enumerate(result["scores"])))
+    labels = rules.card_labels
+    for zone in rules.zones.values():
+        if zone.per_player:
+            slots = [(f"{zone.name} P{p + 1}", rules.zone_slot(zone.name, g.n, p)) for p in range(g.n)]
+        elif zone.count is not None:
+            slots = [(f"{zone.name}[{i}]", zone.slot + i) for i in range(zone.count)]
+        else:
+            slots = [(zone.name, zone.slot)]
+        for name, slot in slots:
+            lines.append(f"final {name}: " + " ".join(labels[c] for c in g.zones[slot]))
+    lines.append("choices: " + " ".join(str(c) for c in g.history))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,40 @@
+"""Regenerate the golden transcripts: python tests/golden/regenerate.py (then review the diff with git)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent.parent))
+
+from interpreter import load  # noqa: E402
+from interpreter.simulate import play_one, seat_agents  # noqa: E402
+from interpreter.transcript import format_transcript  # noqa: E402
+
+# (ruleset, players, seed, agents): a few seeded games per shipped ruleset.
+GAMES = [
+    ("cubirds", 2, 1, ["random"]),
+    ("cubirds", 3, 2, ["random", "first"]),
+    ("cubirds", 5, 3, ["random"]),
+]
+
+
+def transcript_name(ruleset, players, seed, agents) -> str:
+    return f"{ruleset}-{players}p-seed{seed}-{'-'.join(agents)}.txt"
+
+
+def render(ruleset, players, seed, agents) -> str:
+    rules = load(ruleset)
+    game = play_one(rules, players, seed, seat_agents(agents, players), record=True)
+    return format_transcript(rules, game, seed, agents)
+
+
+def main():
+    for case in GAMES:
+        path = HERE / transcript_name(*case)
+        path.write_text(render(*case), encoding="utf-8")
+        print(f"wrote {path.relative_to(HERE.parent.parent)}")
+
+
+if __name__ == "__main__":
+    main()
