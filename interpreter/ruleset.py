@@ -84,6 +84,12 @@ class Ruleset:
     fingerprint: str
     path: str = ""
     data: dict = field(default_factory=dict)
+    names: object = None  # the expression names table, for tools that compile more expressions
+
+    def expression(self, text: str, **local_kinds):
+        """Compile one more expression against this ruleset's names (tools, tests, scenario checks)."""
+        from .expr.compiler import Scope, compile_expr
+        return compile_expr(text, self.names, Scope(dict(local_kinds)))
 
     def __post_init__(self):
         # Frames hold blocks themselves (one lookup less per effect); saving needs their numbers back.

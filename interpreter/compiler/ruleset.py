@@ -97,7 +97,8 @@ class _Builder:
             global_vars=self.global_vars, player_vars=self.player_vars, hidden_vars=set(),
             actions=self.actions, scoring=scoring, turn_limit=turn_limit, nodes=ctx.nodes,
             blocks=ctx.blocks, game_block=game_block, steps_node=steps_id, turn_loop_node=turn_loop_id,
-            fingerprint=hashlib.sha256(canonical.encode()).hexdigest()[:16], path=ctx.source.file, data=data)
+            fingerprint=hashlib.sha256(canonical.encode()).hexdigest()[:16], path=ctx.source.file, data=data,
+            names=ctx.names)
 
     # metadata and parameters -------------------------------------------------
     def players(self):
