@@ -157,7 +157,8 @@ def play(ruleset, players, agents, seed, params, quiet):
 def _print_result(rules, game):
     result = game.result
     click.echo("")
-    click.echo(f"Game over after {result['turns']} turns ({result['rounds']} rounds): {result['reason']}.")
+    rounds = f"{result['rounds']} round{'s' if result['rounds'] != 1 else ''}"
+    click.echo(f"Game over after {result['turns']} turns ({rounds}): {result['reason']}.")
     winners = ", ".join(f"P{w + 1}" for w in result["winners"]) or "nobody (a draw)"
     click.echo(f"Winner{'s' if len(result['winners']) > 1 else ''}: {winners}")
     parts = [name for name, _ in rules.scoring.parts]

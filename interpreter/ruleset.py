@@ -112,7 +112,9 @@ class Ruleset:
                 raise GameError(f"unknown parameter '{name}'" + (f"; {hint}" if hint else ""), "parameter")
             old = out[name]
             if isinstance(old, bool) != isinstance(value, bool) or type(old) in (int, str) and type(value) is not type(old):
-                raise GameError(f"parameter '{name}' takes a {type(old).__name__}, not {value!r}", "parameter")
+                kinds = {bool: "true or false", int: "a whole number", str: "a text", list: "a list"}
+                raise GameError(f"parameter '{name}' takes {kinds.get(type(old), type(old).__name__)}, "
+                                f"not {value!r}", "parameter")
             out[name] = value
         return out
 
