@@ -42,12 +42,14 @@ def _agents(text: str | None) -> list[str]:
 def cli():
     """rulebook: card games described as YAML rulesets, run by one interpreter.
 
+    RULESET is the name of a bundled ruleset (see `rulebook list`) or a path to a YAML file.
+
     \b
     Examples:
       rulebook list
-      rulebook play cubirds --players 3 --agents human,random
-      rulebook simulate cubirds --games 1000 --players 4
-      rulebook validate my-variant.yaml
+      rulebook play NAME --players 3 --agents human,random
+      rulebook simulate NAME --games 1000 --players 4
+      rulebook validate my-game.yaml
     """
 
 
@@ -83,7 +85,7 @@ def validate(files, fmt):
 
     \b
     Example:
-      rulebook validate rulesets/cubirds.yaml my-variant.yaml
+      rulebook validate my-game.yaml my-variant.yaml
     """
     report, failed = [], False
     for f in files:
@@ -126,9 +128,9 @@ def play(ruleset, players, agents, seed, params, quiet):
 
     \b
     Examples:
-      rulebook play cubirds
-      rulebook play cubirds --players 4 --agents human,random,random,first --seed 7
-      rulebook play rulesets/cubirds.yaml --agents random --seed 1
+      rulebook play NAME
+      rulebook play NAME --players 4 --agents human,random,random,first --seed 7
+      rulebook play my-game.yaml --agents random --seed 1
     """
     rules = load(ruleset)
     n = _resolve_players(rules, players)
@@ -189,8 +191,8 @@ def simulate_cmd(ruleset, games, players, agents, seed, params, as_json):
 
     \b
     Examples:
-      rulebook simulate cubirds --games 1000 --players 3
-      rulebook simulate cubirds --games 500 --agents random,first --json
+      rulebook simulate NAME --games 1000 --players 3
+      rulebook simulate my-game.yaml --games 500 --agents random,first --json
     """
     rules = load(ruleset)
     n = _resolve_players(rules, players)

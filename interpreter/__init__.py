@@ -1,7 +1,7 @@
 """rulebook's interpreter: load a YAML ruleset and run games of it.
 
     from interpreter import load, Game
-    rules = load("cubirds")
+    rules = load("my-game.yaml")   # or a bundled name from `rulebook list`
     game = Game.new(rules, players=3, seed=1)
     while not game.is_over:
         game.apply(0)

@@ -1,4 +1,4 @@
-"""Find rulesets: a bundled name such as 'cubirds' -> its file; any other argument is a path."""
+"""Find rulesets: a bundled name -> its file; any other argument is a path."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -24,7 +24,7 @@ def schema_path() -> Path:
 
 
 def bundled() -> dict[str, Path]:
-    """Every bundled ruleset by name: 'cubirds', and variants by their file name too."""
+    """Every bundled ruleset by name (its file name without .yaml), variants included."""
     root = rulesets_dir()
     out = {}
     for path in sorted(root.rglob("*.yaml")):

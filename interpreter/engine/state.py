@@ -51,12 +51,17 @@ class State:
             frames.append([block_id(bid), pc, index[key], owner, data])
         version, internal, gauss = self.rng.getstate()
         return {
-            "n": self.n, "seed": self.seed, "zones": self.zones, "vars": self.vars, "pvars": self.pvars,
-            "params": self.params, "current": self.current, "round": self.round, "turn": self.turn,
-            "rng": [version, list(internal), gauss], "envs": envs, "frames": frames,
+            "n": self.n, "seed": self.seed, "zones": [z[:] for z in self.zones],
+            "vars": {k: _copy(v) for k, v in self.vars.items()},
+            "pvars": {k: _copy(v) for k, v in self.pvars.items()},
+            "params": {k: _copy(v) for k, v in self.params.items()},
+            "current": self.current, "round": self.round, "turn": self.turn,
+            "rng": [version, list(internal), gauss],
+            "envs": [{k: _copy(v) for k, v in e.items()} for e in envs],
+            "frames": [[b, pc, e, owner, _copy(d)] for b, pc, e, owner, d in frames],
             "pending": None if self.pending is None else [self.pending[0], self.pending[1],
                                                           [[i, list(a)] for i, a in self.pending[2]]],
-            "result": self.result, "history": self.history, "log": self.log,
+            "result": json_copy(self.result), "history": self.history[:], "log": self.log[:],
         }
 
     @classmethod
@@ -81,6 +86,15 @@ class State:
         s.history = list(data["history"])
         s.log = list(data["log"])
         return s
+
+
+def json_copy(value):
+    """A deep copy of JSON-like data (dicts, lists, scalars)."""
+    if type(value) is dict:
+        return {k: json_copy(v) for k, v in value.items()}
+    if type(value) is list:
+        return [json_copy(v) for v in value]
+    return value
 
 
 def _tuple(value):

@@ -475,7 +475,7 @@ class _Compiler:
     def _fused_test(self, pred_tree, inner: Scope):
         """For `attr == value` (or !=) where the value does not depend on the item: (table, op, value fn).
 
-        The commonest test of card games (`species == bird`); fused, it costs one comparison per card
+        The commonest test of card games (`suit == chosen`); fused, it costs one comparison per card
         instead of several calls, and the value is computed once per use, not once per card."""
         if not (isinstance(pred_tree, Tree) and pred_tree.data == "compare" and str(pred_tree.children[1]) in ("==", "!=")):
             return None
@@ -518,7 +518,7 @@ class _Compiler:
                 inner = Scope(s.locals, item_kind)
                 if isinstance(a, Tree) and a.data == "name" and str(a.children[0]) in self.names.card_attrs \
                         and str(a.children[0]) not in s.locals and item_kind in ("card", "any"):
-                    # A bare attribute per item (`groups(me.hand, species)`): look it up directly.
+                    # A bare attribute per item (`groups(me.hand, suit)`): look it up directly.
                     self.names.used.add(("attr", str(a.children[0])))
                     args.append(("key", self.names.card_attrs[str(a.children[0])].__getitem__))
                     kinds.append("any")

@@ -130,7 +130,7 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     Function("index_of", 2, 2, _index_of, "int", doc="position of a value in a list, or -1"),
     Function("range", 1, 2, _range, "list", doc="`range(n)` is 0..n-1, `range(a, b)` is a..b-1"),
     Function("take_while", 2, 2, _take_while, "same", per_item=(1,),
-             doc="items from the start while a condition on `it` holds: `take_while(row[0], species != s)`"),
+             doc="items from the start while a condition on `it` holds: `take_while(row[0], suit != s)`"),
     Function("drop_while", 2, 2, _drop_while, "same", per_item=(1,),
              doc="the rest after the items `take_while` would take"),
     Function("any", 2, 2, lambda xs, f: any(f(x) for x in xs), "bool", per_item=(1,),
@@ -141,7 +141,7 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
              doc="the value of an expression of `it` for each item: `map(players, count(it.collection))`"),
     Function("groups", 2, 2, _groups, "groups", per_item=(1,),
              doc="the items split into lists by the value of an expression of `it`, in first-seen order: "
-                 "`groups(me.hand, species)`"),
+                 "`groups(me.hand, suit)`"),
     Function("maxima", 2, 2, lambda xs, f: _best(xs, f, lambda a, b: a > b), "same", per_item=(1,),
              doc="every item with the greatest value of an expression of `it` (ties kept)"),
     Function("minima", 2, 2, lambda xs, f: _best(xs, f, lambda a, b: a < b), "same", per_item=(1,),
