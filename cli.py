@@ -8,15 +8,13 @@ import sys
 import click
 import yaml
 
-from interpreter import Game, RulebookError, RulesetError, load
+from interpreter import Game, RulebookError, RulesetError, load, load_source
 from interpreter.agents import HumanAgent, Request, make_agent, render_view
 from interpreter.bundled import bundled
 from interpreter.errors import Diagnostic, GameError
 from interpreter.simulate import play_one, seat_agents, simulate
 from interpreter.transcript import format_transcript
 from interpreter.source import read_file
-from interpreter.schema import schema_diagnostics
-from interpreter.compiler import compile_ruleset
 
 
 def _params(values) -> dict:
@@ -91,10 +89,7 @@ def validate(files, fmt):
     for f in files:
         diags: list[Diagnostic] = []
         try:
-            source = read_file(f)
-            diags = schema_diagnostics(source)
-            if not diags:
-                compile_ruleset(source)
+            load_source(read_file(f))
         except RulesetError as exc:
             diags = exc.diagnostics
         failed = failed or bool(diags)

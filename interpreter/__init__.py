@@ -13,7 +13,7 @@ from .compiler import compile_ruleset
 from .engine.game import Decision, Game
 from .errors import Diagnostic, GameError, IllegalChoice, RulebookError, RulesetError
 from .ruleset import Ruleset
-from .schema import check_schema
+from .schema import schema_diagnostics
 from .source import parse_text, read_file
 
 __all__ = ["load", "load_text", "Game", "Decision", "Ruleset", "RulebookError", "RulesetError", "GameError",
@@ -21,9 +21,25 @@ __all__ = ["load", "load_text", "Game", "Decision", "Ruleset", "RulebookError", 
 
 
 def load_source(source) -> Ruleset:
-    """Check a parsed source against the schema, then compile it."""
-    check_schema(source)
-    return compile_ruleset(source)
+    """Compile a parsed source and check it against the schema; report every problem, best first.
+
+    The compiler's diagnostics speak the author's language ("unknown effect 'shufle'"), so they come
+    first; schema findings are added where the compiler said nothing on the same line."""
+    schema_diags = schema_diagnostics(source)
+    rules, found = None, []
+    try:
+        rules = compile_ruleset(source)
+    except RulesetError as exc:
+        found = list(exc.diagnostics)
+    except (TypeError, AttributeError, KeyError, ValueError, IndexError):
+        # A shape the compiler does not expect; the schema has said what is wrong with it.
+        if not schema_diags:
+            raise
+    lines = {(d.location.file, d.location.line) for d in found if d.location}
+    found += [d for d in schema_diags if not d.location or (d.location.file, d.location.line) not in lines]
+    if found:
+        raise RulesetError(found)
+    return rules
 
 
 def load(name_or_path: str) -> Ruleset:
