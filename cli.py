@@ -14,7 +14,7 @@ from interpreter.bundled import bundled
 from interpreter.errors import Diagnostic, GameError
 from interpreter.simulate import play_one, seat_agents, simulate
 from interpreter.transcript import format_transcript
-from interpreter.source import read_file
+from interpreter.extends import load_merged
 
 
 def _params(values) -> dict:
@@ -89,7 +89,7 @@ def validate(files, fmt):
     for f in files:
         diags: list[Diagnostic] = []
         try:
-            load_source(read_file(f))
+            load_source(load_merged(f))
         except RulesetError as exc:
             diags = exc.diagnostics
         failed = failed or bool(diags)

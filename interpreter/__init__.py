@@ -11,6 +11,7 @@ from __future__ import annotations
 from .bundled import resolve
 from .compiler import compile_ruleset
 from .engine.game import Decision, Game
+from .extends import load_merged
 from .errors import Diagnostic, GameError, IllegalChoice, RulebookError, RulesetError
 from .ruleset import Ruleset
 from .schema import schema_diagnostics
@@ -43,8 +44,8 @@ def load_source(source) -> Ruleset:
 
 
 def load(name_or_path: str) -> Ruleset:
-    """Load a bundled ruleset by name, or any ruleset file by path."""
-    return load_source(read_file(resolve(name_or_path)))
+    """Load a bundled ruleset by name, or any ruleset file by path (with the base it extends)."""
+    return load_source(load_merged(resolve(name_or_path)))
 
 
 def load_text(text: str, file: str = "<string>") -> Ruleset:

@@ -84,6 +84,8 @@ class Ruleset:
     fingerprint: str
     path: str = ""
     data: dict = field(default_factory=dict)
+    param_choices: dict = field(default_factory=dict)  # parameter -> the values it may take
+    param_texts: dict = field(default_factory=dict)
     names: object = None  # the expression names table, for tools that compile more expressions
 
     def expression(self, text: str, **local_kinds):
@@ -115,6 +117,11 @@ class Ruleset:
                 kinds = {bool: "true or false", int: "a whole number", str: "a text", list: "a list"}
                 raise GameError(f"parameter '{name}' takes {kinds.get(type(old), type(old).__name__)}, "
                                 f"not {value!r}", "parameter")
+            allowed = self.param_choices.get(name)
+            if allowed is not None and value not in allowed:
+                hint = did_you_mean(str(value), map(str, allowed))
+                raise GameError(f"parameter '{name}' may be " + ", ".join(map(str, allowed)) + f", not {value!r}"
+                                + (f"; {hint}" if hint else ""), "parameter")
             out[name] = value
         return out
 

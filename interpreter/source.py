@@ -16,13 +16,24 @@ MAX_DEPTH = 64
 MAX_NODES = 200_000
 
 
+class Origin:
+    """One file's name and lines; every mark points at the origin it was read from."""
+
+    __slots__ = ("file", "lines")
+
+    def __init__(self, file: str, text: str):
+        self.file, self.lines = file, text.splitlines()
+
+
 @dataclass(frozen=True)
 class Mark:
-    """Where a YAML value starts, and how its scalar was quoted (for columns inside expressions)."""
+    """Where a YAML value starts, in which file, and how its scalar was quoted (for columns in expressions)."""
 
     line: int  # 0-based, as PyYAML counts
     col: int
     style: str | None = None  # None plain, "'" or '"' quoted, "|" or ">" block
+    origin: Origin | None = None
+    value: object = None      # the scalar's text, for block scalars
 
 
 @dataclass
@@ -36,7 +47,7 @@ class Source:
     key_marks: dict[tuple, Mark] = field(default_factory=dict)
 
     def __post_init__(self):
-        self.lines = self.text.splitlines()
+        self.origin = Origin(self.file, self.text)
 
     def location(self, path: tuple, offset: int = 0, key: bool = False) -> Location:
         """The location of the value at `path` (or of its key), `offset` characters into an expression."""
@@ -48,8 +59,10 @@ class Source:
             if mark is None:
                 p = p[:-1]
         if mark is None:
-            mark = Mark(0, 0)
+            mark = Mark(0, 0, origin=self.origin)
             offset = 0
+        origin = mark.origin or self.origin
+        lines = origin.lines
         line, col = mark.line, mark.col
         if p != tuple(path):
             offset = 0
@@ -58,26 +71,16 @@ class Source:
         if mark.style in ("|", ">"):
             # Block scalars start on the next line, indented; walk the offset line by line.
             line += 1
-            value = self._value_at(p)
-            text = value if isinstance(value, str) else ""
+            text = mark.value if isinstance(mark.value, str) else ""
             head = text[:offset]
             line += head.count("\n")
-            src = self.lines[line] if line < len(self.lines) else ""
+            src = lines[line] if line < len(lines) else ""
             indent = len(src) - len(src.lstrip(" "))
             col = indent + len(head) - (head.rfind("\n") + 1)
         else:
             col += offset
-        src = self.lines[line] if line < len(self.lines) else ""
-        return Location(self.file, line + 1, col + 1, src)
-
-    def _value_at(self, path: tuple):
-        node = self.data
-        for k in path:
-            try:
-                node = node[k]
-            except (KeyError, IndexError, TypeError):
-                return None
-        return node
+        src = lines[line] if line < len(lines) else ""
+        return Location(origin.file, line + 1, col + 1, src)
 
 
 def _error(file: str, text: str, mark, code: str, message: str, hint: str | None = None) -> RulesetError:
@@ -93,6 +96,7 @@ class _Builder:
 
     def __init__(self, file: str, text: str):
         self.file, self.text = file, text
+        self.origin = Origin(file, text)
         self.constructor = SafeConstructor()
         self.marks: dict[tuple, Mark] = {}
         self.key_marks: dict[tuple, Mark] = {}
@@ -107,7 +111,8 @@ class _Builder:
             raise _error(self.file, self.text, node.start_mark, "too-deep",
                          f"the document nests deeper than {MAX_DEPTH} levels")
         style = node.style if isinstance(node, ScalarNode) else None
-        self.marks[path] = Mark(node.start_mark.line, node.start_mark.column, style)
+        self.marks[path] = Mark(node.start_mark.line, node.start_mark.column, style, self.origin,
+                                node.value if style in ("|", ">") else None)
         if isinstance(node, ScalarNode):
             try:
                 return self.constructor.construct_object(node, deep=True)
@@ -132,7 +137,8 @@ class _Builder:
                     raise _error(self.file, self.text, key_node.start_mark, "duplicate-key",
                                  f"duplicate key '{key}' (first given on line {first.line + 1})",
                                  hint="YAML keeps only one of them; remove or rename one")
-                self.key_marks[path + (key,)] = Mark(key_node.start_mark.line, key_node.start_mark.column)
+                self.key_marks[path + (key,)] = Mark(key_node.start_mark.line, key_node.start_mark.column,
+                                                     origin=self.origin)
                 out[key] = self.build(value_node, path + (key,), depth + 1)
             return out
         raise _error(self.file, self.text, node.start_mark, "yaml", "unsupported YAML node")

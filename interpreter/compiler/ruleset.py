@@ -9,6 +9,7 @@ from ..engine.choices import Action
 from ..engine.view import VISIBILITIES
 from ..expr.compiler import Scope
 from ..ruleset import Ruleset, Scoring, Zone
+from ..errors import did_you_mean
 from .context import Abort, Context
 from .effects import EffectCompiler
 
@@ -26,6 +27,7 @@ COMPONENT_KEYS = ("cards", "label", "in", "text", "total")
 PLAYERS_KEYS = ("min", "max")
 LIMITS_KEYS = ("turns",)
 PROCEDURE_KEYS = ("args", "do")
+PARAMETER_KEYS = ("value", "choices", "text")
 DEFAULT_TURN_LIMIT = 1000
 
 
@@ -95,6 +97,7 @@ class _Builder:
             card_attrs=ctx.names.card_attrs, zones=self.zone_defs, fixed_slots=ctx.names.fixed_slots,
             player_zone_names=list(ctx.names.player_zones), initial_cards=self.initial,
             global_vars=self.global_vars, player_vars=self.player_vars, hidden_vars=set(),
+            param_choices=self.param_choices, param_texts=self.param_texts,
             actions=self.actions, scoring=scoring, turn_limit=turn_limit, nodes=ctx.nodes,
             blocks=ctx.blocks, game_block=game_block, steps_node=steps_id, turn_loop_node=turn_loop_id,
             fingerprint=hashlib.sha256(canonical.encode()).hexdigest()[:16], path=ctx.source.file, data=data,
@@ -122,16 +125,40 @@ class _Builder:
         if not isinstance(params, dict):
             ctx.fail(("parameters",), "expected a map of parameter: value", "type")
         out = {}
+        self.param_choices, self.param_texts = {}, {}
         for name, value in params.items():
-            self._name((("parameters", name)), name)
+            path = ("parameters", name)
+            self._name(path, name)
+            if isinstance(value, dict) and "value" in value:
+                # the long form: {value: ..., choices: [...], text: ...}
+                for k in value:
+                    if k not in PARAMETER_KEYS:
+                        ctx.unknown(path + (k,), "parameter field", k, PARAMETER_KEYS, key=True)
+                choices = value.get("choices")
+                if choices is not None:
+                    if not isinstance(choices, list) or not choices:
+                        ctx.error(path + ("choices",), "choices is a list of the values allowed", "type")
+                        continue
+                    self.param_choices[name] = choices
+                self.param_texts[name] = str(value.get("text", ""))
+                vpath, value = path + ("value",), value["value"]
+            else:
+                vpath = path
             if isinstance(value, dict):
                 if not value or not all(isinstance(k, int) and not isinstance(k, bool) for k in value):
-                    ctx.error(("parameters", name), "a table by player count has player counts as keys, "
+                    ctx.error(vpath, "a table by player count has player counts as keys, "
                               "as in {2: 7, 3: 5}", "parameter")
                     continue
             elif value is not None and not isinstance(value, (int, str, bool, list)):
-                ctx.error(("parameters", name), "a parameter is a number, text, true/false, a list, "
+                ctx.error(vpath, "a parameter is a number, text, true/false, a list, "
                           "or a table by player count", "parameter")
+                continue
+            allowed = self.param_choices.get(name)
+            values = value.values() if isinstance(value, dict) else [value]
+            bad = [v for v in values if allowed is not None and v not in allowed]
+            if bad:
+                ctx.error(vpath, f"parameter '{name}' is {bad[0]!r}, which is not one of its choices: "
+                          + ", ".join(map(str, allowed)), "parameter", did_you_mean(str(bad[0]), map(str, allowed)))
                 continue
             out[name] = value
         ctx.names.params = set(out)
