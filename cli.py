@@ -76,10 +76,13 @@ def list_cmd(as_json):
 @click.argument("files", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Diagnostics as text or as JSON data.")
-def validate(files, fmt):
+@click.option("--strict", is_flag=True, help="Treat warnings (design lint) as errors.")
+def validate(files, fmt, strict):
     """Check ruleset files; print every problem as file:line:col with the line and a caret.
 
-    Exit status: 0 when every file is valid, 1 otherwise.
+    Errors stop a ruleset from loading; warnings point at likely design mistakes (a declared card
+    total that disagrees with the cards, a parameter or zone never used, an action never offered).
+    Exit status: 0 when every file is valid, 1 otherwise (warnings count with --strict).
 
     \b
     Example:
@@ -89,16 +92,21 @@ def validate(files, fmt):
     for f in files:
         diags: list[Diagnostic] = []
         try:
-            load_source(load_merged(f))
+            diags = list(load_source(load_merged(f)).warnings)
         except RulesetError as exc:
             diags = exc.diagnostics
-        failed = failed or bool(diags)
-        report.append({"file": f, "valid": not diags, "diagnostics": [d.to_json() for d in diags]})
+        errors = sum(d.severity == "error" for d in diags)
+        warnings = len(diags) - errors
+        bad = errors > 0 or (strict and warnings > 0)
+        failed = failed or bad
+        report.append({"file": f, "valid": not bad, "errors": errors, "warnings": warnings,
+                       "diagnostics": [d.to_json() for d in diags]})
         if fmt == "text":
+            for d in diags:
+                click.echo(d.render())
             if diags:
-                for d in diags:
-                    click.echo(d.render(), err=False)
-                click.echo(f"{f}: {len(diags)} problem{'s' if len(diags) != 1 else ''}")
+                counts = [f"{n} {w}{'s' if n != 1 else ''}" for n, w in ((errors, "error"), (warnings, "warning")) if n]
+                click.echo(f"{f}: " + ", ".join(counts))
             else:
                 click.echo(f"{f}: ok")
     if fmt == "json":

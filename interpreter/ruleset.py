@@ -86,6 +86,7 @@ class Ruleset:
     data: dict = field(default_factory=dict)
     param_choices: dict = field(default_factory=dict)  # parameter -> the values it may take
     param_texts: dict = field(default_factory=dict)
+    warnings: list = field(default_factory=list)  # design lint: Diagnostics with severity "warning"
     names: object = None  # the expression names table, for tools that compile more expressions
 
     def expression(self, text: str, **local_kinds):

@@ -1,9 +1,20 @@
 """Shared state of one compilation: the source, the names table, the node table, and the diagnostics found."""
 from __future__ import annotations
 
+import re
+
 from ..engine.choices import Template
 from ..errors import Diagnostic, RulesetError, did_you_mean
 from ..expr.compiler import Compiled, ExprError, Names, Scope, compile_expr, compile_zone
+
+
+NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+KEYWORDS = {"and", "or", "not", "in", "if", "else", "where", "true", "false", "none"}
+
+
+def valid_name(name) -> bool:
+    """A name expressions can refer to: ASCII letters, digits and _, not a keyword."""
+    return isinstance(name, str) and bool(NAME_PATTERN.match(name)) and name not in KEYWORDS
 
 
 class Abort(Exception):
@@ -16,6 +27,7 @@ class Context:
     def __init__(self, source):
         self.source = source
         self.diagnostics: list[Diagnostic] = []
+        self.warnings: list[Diagnostic] = []
         self.names = Names()
         self.nodes: list = []
         self.blocks: list = []
@@ -23,6 +35,10 @@ class Context:
     # diagnostics ------------------------------------------------------------
     def error(self, path, message, code="ruleset", hint=None, offset=0, key=False):
         self.diagnostics.append(Diagnostic(code, message, self.source.location(tuple(path), offset, key), hint=hint))
+
+    def warn(self, path, message, code="lint", hint=None, key=False):
+        """A design problem that does not stop the ruleset from running."""
+        self.warnings.append(Diagnostic(code, message, self.source.location(tuple(path), 0, key), "warning", hint))
 
     def fail(self, path, message, code="ruleset", hint=None, offset=0, key=False):
         self.error(path, message, code, hint, offset, key)

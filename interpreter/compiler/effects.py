@@ -7,7 +7,7 @@ from ..engine import nodes as N
 from ..engine.choices import Choice
 from ..errors import did_you_mean
 from ..expr.compiler import ELEMENT, ExprError, Scope, parse
-from .context import Abort, Context
+from .context import Abort, Context, valid_name
 
 # effect name -> (keys allowed beside it in the same map, whether its own value is a map of fields)
 EFFECTS = {
@@ -18,6 +18,7 @@ EFFECTS = {
     "call": (("with",), False), "log": ((), False),
 }
 
+BARE_EFFECTS = {"end_turn", "end_round", "end_game"}  # effects that may be written as a bare word
 MOVE_FIELDS = {"from", "to", "count", "cards", "take", "at", "if_empty"}
 DEAL_FIELDS = {"from", "to", "count", "players", "if_empty"}
 CHOOSE_FIELDS = {"player", "prompt", "args", "if", "label", "do"}
@@ -59,6 +60,8 @@ class EffectCompiler:
             head, fields, value = item, {}, None
             if head not in EFFECTS:
                 ctx.unknown(path, "effect", head, EFFECTS, "unknown-effect")
+            if head not in BARE_EFFECTS:
+                ctx.fail(path, f"'{head}' needs a value, as in '{head}: ...'", "effect")
         elif isinstance(item, dict):
             heads = [k for k in item if k in EFFECTS]
             if not heads:
@@ -201,8 +204,9 @@ class EffectCompiler:
 
     def _check_local(self, path, name):
         ctx, names = self.ctx, self.ctx.names
-        if not isinstance(name, str) or not name.isidentifier():
-            ctx.fail(path, f"'{name}' is not a valid name", "name", key=True)
+        if not valid_name(name):
+            ctx.fail(path, f"'{name}' is not a valid name (ASCII letters, digits and _, not a keyword)",
+                     "name", key=True)
         clash = name in names.all_names() or name == "it"
         if clash:
             ctx.fail(path, f"'{name}' is already the name of something in this ruleset; choose another",
@@ -257,6 +261,8 @@ class EffectCompiler:
 
     def e_call(self, path, fields, value, scope):
         ctx = self.ctx
+        if not isinstance(value, str):
+            ctx.fail(path + ("call",), "call names a procedure", "type")
         if value not in self.procedures:
             ctx.unknown(path + ("call",), "procedure", value, self.procedures, "unknown-procedure")
         block, arg_names = self.procedures[value]

@@ -10,7 +10,7 @@ from ..engine.view import VISIBILITIES
 from ..expr.compiler import Scope
 from ..ruleset import Ruleset, Scoring, Zone
 from ..errors import did_you_mean
-from .context import Abort, Context
+from .context import Abort, Context, valid_name
 from .effects import EffectCompiler
 
 TOP_KEYS = {"name", "title", "text", "sources", "players", "parameters", "components", "zones", "variables",
@@ -89,6 +89,7 @@ class _Builder:
         game_block, steps_id, turn_loop_id, turn_limit = flow
         labels = self.card_labels()
         ctx.check()
+        self.lint()
         canonical = json.dumps(data, sort_keys=True, default=str)
         return Ruleset(
             name=str(data.get("name")), title=str(data.get("title") or data.get("name")),
@@ -101,7 +102,26 @@ class _Builder:
             actions=self.actions, scoring=scoring, turn_limit=turn_limit, nodes=ctx.nodes,
             blocks=ctx.blocks, game_block=game_block, steps_node=steps_id, turn_loop_node=turn_loop_id,
             fingerprint=hashlib.sha256(canonical.encode()).hexdigest()[:16], path=ctx.source.file, data=data,
-            names=ctx.names)
+            names=ctx.names, warnings=ctx.warnings)
+
+    def lint(self):
+        """Design warnings that need the whole ruleset: names declared but never used."""
+        ctx, used = self.ctx, self.ctx.names.used
+        for name in self.params:
+            if ("param", name) not in used:
+                ctx.warn(("parameters", name), f"parameter '{name}' is never used", "unused", key=True)
+        for name in self.zone_defs:
+            if ("zone", name) not in used and not any(h[3] == name for h in self.card_homes):
+                ctx.warn(("zones", name), f"zone '{name}' is never used", "unused", key=True)
+        for key, kind in (("variables", "var"), ("player_variables", "pvar")):
+            for name in self.section(key, {}):
+                if (kind, name) not in used:
+                    ctx.warn((key, name), f"variable '{name}' is never used", "unused", key=True)
+        steps = {a for s in self.step_actions for a in s}
+        for name in self.actions:
+            if name not in steps:
+                ctx.warn(("actions", name), f"action '{name}' is in no step of the turn, so it is never offered",
+                         "unused", key=True)
 
     # metadata and parameters -------------------------------------------------
     def players(self):
@@ -165,8 +185,9 @@ class _Builder:
         return out
 
     def _name(self, path, name):
-        if not isinstance(name, str) or not name.isidentifier():
-            self.ctx.fail(path, f"'{name}' is not a valid name (letters, digits and _)", "name", key=True)
+        if not valid_name(name):
+            self.ctx.fail(path, f"'{name}' is not a valid name (ASCII letters, digits and _, not a keyword)",
+                          "name", key=True)
 
     # components ---------------------------------------------------------------
     def components(self):
@@ -208,6 +229,10 @@ class _Builder:
                 for _ in range(count):
                     self.cards.append(dict(card))
             self.card_homes.append((ctype, first, len(self.cards), spec.get("in"), path))
+            total = spec.get("total")
+            if total is not None and total != len(self.cards) - first:
+                ctx.warn(path + ("total",), f"'{ctype}' declares {total} cards but its rows define "
+                         f"{len(self.cards) - first}", "card-total")
             self.label_paths[ctype] = (path + ("label",)) if "label" in spec else None
         if "type" not in attrs:
             attrs.insert(0, "type")
@@ -325,6 +350,13 @@ class _Builder:
         reserved = {}
         for name, spec in procs.items():
             path = ("procedures", name)
+            try:
+                self._name(path, name)
+            except Abort:
+                continue
+            if isinstance(spec, dict) and not isinstance(spec.get("do"), list):
+                ctx.error(path, "a procedure with args needs 'do:', its list of effects", "missing-field")
+                continue
             args = []
             if isinstance(spec, dict):
                 for k in spec:
@@ -405,6 +437,7 @@ class _Builder:
             turn_limit = DEFAULT_TURN_LIMIT
 
         steps = []
+        self.step_actions = []
         raw_steps = turn.get("steps") or []
         if not isinstance(raw_steps, list) or not raw_steps:
             ctx.error(tpath + ("steps",) if "steps" in turn else tpath,
@@ -418,7 +451,7 @@ class _Builder:
         steps_node = ctx.node(N.Steps(ctx.block(steps)), tpath + ("steps",), "steps")
 
         game_ends = self.ends(("flow", "ends"), flow.get("ends"), scope)
-        round_ends = self.ends(rpath + ("ends",), round_.get("ends"), scope)
+        round_ends = self.ends(rpath + ("ends",), round_.get("ends"), scope, winners_allowed=False)
 
         turn_nodes = [ctx.node(N.TurnStart(turn_limit), tpath, "turn")]
         self._add_block(turn_nodes, tpath + ("start",), turn, "start", scope)
@@ -469,6 +502,7 @@ class _Builder:
         if not isinstance(names, list) or not names:
             ctx.fail(spec_path_actions, "a step lists the actions the player may choose from", "missing-field")
         actions = []
+        self.step_actions.append(names)
         for i, name in enumerate(names):
             if name not in self.actions:
                 p = spec_path_actions + (i,) if spec_path_actions != path else path
@@ -481,7 +515,7 @@ class _Builder:
         label = str(step.get("name") or "/".join(names))
         return ctx.node(N.Step(actions, player, bool(step.get("optional", False)), when, label), path, label)
 
-    def ends(self, path, entries, scope):
+    def ends(self, path, entries, scope, winners_allowed=True):
         ctx = self.ctx
         if entries is None:
             return []
@@ -497,6 +531,9 @@ class _Builder:
                 for k in entry:
                     if k not in END_KEYS:
                         ctx.unknown(p + (k,), "field", k, END_KEYS, key=True)
+                    if k == "winners" and not winners_allowed:
+                        ctx.fail(p + (k,), "a round's end has no winners: the game goes on with the next round",
+                                 "effect", key=True)
                 cond = ctx.expr(p + ("when",), scope)
                 winners = ctx.expr(p + ("winners",), scope) if "winners" in entry else None
                 out.append((cond, winners, str(entry.get("reason", entry["when"]))))
