@@ -97,6 +97,8 @@ class Ruleset:
     def __post_init__(self):
         # Frames hold blocks themselves (one lookup less per effect); saving needs their numbers back.
         self.block_index = {}
+        if () not in self.blocks:
+            self.blocks.append(())  # the block of a frame that only holds data (a simultaneous decision)
         for i, block in enumerate(self.blocks):
             self.block_index.setdefault(id(block), i)
 

@@ -21,7 +21,7 @@ EFFECTS = {
 BARE_EFFECTS = {"end_turn", "end_round", "end_game"}  # effects that may be written as a bare word
 MOVE_FIELDS = {"from", "to", "count", "cards", "take", "at", "if_empty"}
 DEAL_FIELDS = {"from", "to", "count", "players", "if_empty"}
-CHOOSE_FIELDS = {"player", "prompt", "args", "if", "label", "do"}
+CHOOSE_FIELDS = {"player", "players", "prompt", "args", "if", "label", "do", "actions", "optional"}
 END_WORDS = N.FRONT_WORDS | N.BACK_WORDS
 DEFAULT_LOOP_MAX = 1000
 
@@ -33,6 +33,8 @@ class EffectCompiler:
         self.ctx = ctx
         self.refill = refill  # slot -> slot to shuffle in when it runs short
         self.procedures: dict = {}  # name -> (block id, arg names)
+        self.actions: dict = {}     # name -> Action, filled in as actions compile (for choose: {actions})
+        self.chosen_actions: set = set()
 
     def block(self, path, scope: Scope) -> int | None:
         """Compile the effect list at `path` into a block id (None when the list is absent or empty)."""
@@ -295,14 +297,40 @@ class EffectCompiler:
 
     def e_choose(self, path, fields, value, scope):
         p = path + ("choose",)
-        f = self._fields(p, value, CHOOSE_FIELDS, ("args",))
+        f = self._fields(p, value, CHOOSE_FIELDS)
         ctx = self.ctx
+        if "player" in f and "players" in f:
+            ctx.fail(p + ("players",), "give 'player' (one chooser) or 'players' (several at once), not both",
+                     "effect", key=True)
         player = ctx.expr(p + ("player",), scope) if "player" in f else (lambda g, e, it: e["me"])
+        players = ctx.expr(p + ("players",), scope) if "players" in f else None
+        optional = bool(f.get("optional", False))
+        prompt = str(f.get("prompt", "choose"))
+        if "actions" in f:
+            for k in ("args", "if", "label", "do"):
+                if k in f:
+                    ctx.fail(p + (k,), f"a choice among 'actions' takes its {k} from the actions", "effect", key=True)
+            names = f["actions"]
+            if isinstance(names, str):
+                names = [names]
+            if not isinstance(names, list) or not names:
+                ctx.fail(p + ("actions",), "expected a list of action names", "type")
+            actions = []
+            for i, name in enumerate(names):
+                if name not in self.actions:
+                    ctx.unknown(p + ("actions", i), "action", name, self.actions, "unknown-action")
+                actions.append(self.actions[name])
+            self.chosen_actions.update(names)
+            return N.Choose(player, players, prompt, None, None, actions, optional)
+        if "args" not in f:
+            ctx.fail(p, "a choice needs 'args' (what is chosen) or 'actions' (which actions to choose from)",
+                     "missing-field")
         choice, inner = self.choice(p, f, scope, "choose")
         body = self.block(p + ("do",), inner) if "do" in f else None
-        for name in choice.arg_names:
-            scope.locals[name] = inner.locals[name]
-        return N.Choose(player, str(f.get("prompt", "choose")), choice, body)
+        if players is None:
+            for name in choice.arg_names:
+                scope.locals[name] = inner.locals[name]
+        return N.Choose(player, players, prompt, choice, body, None, optional)
 
     def choice(self, path, f, scope, name):
         """Compile `args` (name: domain, in order), `if` and `label` into a Choice; return it and its scope."""

@@ -21,7 +21,7 @@ STEP_KEYS = {"name", "actions", "optional", "player", "if"}
 FLOW_KEYS = ("first_player", "ends", "round")
 ROUND_KEYS = ("first_player", "start", "turn", "ends", "end")
 TURN_KEYS = ("start", "steps", "end", "next_player")
-END_KEYS = ("when", "winners", "reason")
+END_KEYS = ("when", "winners", "reason", "do")
 SCORING_KEYS = ("parts", "tie_breakers")
 COMPONENT_KEYS = ("cards", "label", "in", "text", "total")
 PLAYERS_KEYS = ("min", "max")
@@ -80,8 +80,13 @@ class _Builder:
             if z.refill_from is not None:
                 refill[z.slot] = self.zone_defs[z.refill_from].slot
         self.fx = EffectCompiler(ctx, refill)
-        self.guard(self.procedures)
+        reserved = self.guard(self.procedures) or {}
         self.actions = self.guard(self.compile_actions) or {}
+        # Bodies compile once every procedure and action is known: each may name the others.
+        self.guard(self.procedure_bodies, reserved)
+        for action, path, inner, has_block in self.pending_actions:
+            if has_block:
+                action.block = self.guard(self.fx.block, path + ("do",), inner)
         setup_block = self.fx.block(("setup",), Scope({})) if "setup" in data else None
         flow = self.guard(self.flow, setup_block)
         scoring = self.guard(self.scoring) or Scoring()
@@ -117,7 +122,7 @@ class _Builder:
             for name in self.section(key, {}):
                 if (kind, name) not in used:
                     ctx.warn((key, name), f"variable '{name}' is never used", "unused", key=True)
-        steps = {a for s in self.step_actions for a in s}
+        steps = {a for s in self.step_actions for a in s} | self.fx.chosen_actions
         for name in self.actions:
             if name not in steps:
                 ctx.warn(("actions", name), f"action '{name}' is in no step of the turn, so it is never offered",
@@ -218,7 +223,7 @@ class _Builder:
                     continue
                 card = {"type": ctype}
                 for k, v in row.items():
-                    if k == "count":
+                    if k in ("count", "each"):
                         continue
                     self._name(rpath + (k,), k)
                     if not isinstance(v, (int, str, bool)):
@@ -226,8 +231,12 @@ class _Builder:
                     card[k] = v
                     if k not in attrs:
                         attrs.append(k)
-                for _ in range(count):
-                    self.cards.append(dict(card))
+                for combo in self._each(rpath, row.get("each")):
+                    for k in combo:
+                        if k not in attrs:
+                            attrs.append(k)
+                    for _ in range(count):
+                        self.cards.append({**card, **combo})
             self.card_homes.append((ctype, first, len(self.cards), spec.get("in"), path))
             total = spec.get("total")
             if total is not None and total != len(self.cards) - first:
@@ -237,6 +246,24 @@ class _Builder:
         if "type" not in attrs:
             attrs.insert(0, "type")
         ctx.names.card_attrs = {a: [c.get(a) for c in self.cards] for a in attrs}
+
+    def _each(self, path, each):
+        """`each: {suit: [a, b], rank: [1, 2]}` -> one attribute map per combination (a card per combination)."""
+        if each is None:
+            return [{}]
+        ctx = self.ctx
+        if not isinstance(each, dict) or not each:
+            ctx.fail(path + ("each",), "each is a map of attribute: list of values", "type")
+        combos = [{}]
+        for k, values in each.items():
+            self._name(path + ("each", k), k)
+            if not isinstance(values, list) or not values or \
+                    not all(isinstance(v, (int, str, bool)) for v in values):
+                ctx.fail(path + ("each", k), "expected a list of numbers, texts or true/false", "type")
+            combos = [{**c, k: v} for c in combos for v in values]
+        if len(combos) > 10000:
+            ctx.fail(path + ("each",), "each makes more than 10000 cards", "too-large")
+        return combos
 
     def card_labels(self):
         ctx = self.ctx
@@ -373,6 +400,11 @@ class _Builder:
             bid = ctx.block(())
             reserved[name] = (bid, args)
             self.fx.procedures[name] = (bid, tuple(args))
+        return reserved
+
+    def procedure_bodies(self, reserved):
+        ctx = self.ctx
+        procs = self.section("procedures", {})
         for name, (bid, args) in reserved.items():
             spec = procs[name]
             path = ("procedures", name) + (("do",) if isinstance(spec, dict) else ())
@@ -385,6 +417,7 @@ class _Builder:
         if not isinstance(actions, dict):
             ctx.fail(("actions",), "expected a map of action name: {args, if, do}", "type")
         out = {}
+        pending = self.pending_actions = []
         for name, spec in actions.items():
             path = ("actions", name)
             try:
@@ -398,13 +431,15 @@ class _Builder:
                 base = Scope({})
                 when = ctx.expr(path + ("when",), base) if "when" in spec else None
                 choice, inner = self.fx.choice(path, spec, base, name)
-                block = self.fx.block(path + ("do",), inner) if "do" in spec else None
                 action = Action(name, choice.arg_names, choice.domains, choice.cond, choice.label_template,
-                                when, block, str(spec.get("text", "")))
+                                when, None, str(spec.get("text", "")))
                 action.kinds = choice.kinds
                 out[name] = action
+                self.fx.actions[name] = action
+                pending.append((action, path, inner, "do" in spec))
             except Abort:
                 continue
+        self.pending_actions = pending
         return out
 
     # flow -------------------------------------------------------------------------
@@ -531,12 +566,13 @@ class _Builder:
                 for k in entry:
                     if k not in END_KEYS:
                         ctx.unknown(p + (k,), "field", k, END_KEYS, key=True)
-                    if k == "winners" and not winners_allowed:
-                        ctx.fail(p + (k,), "a round's end has no winners: the game goes on with the next round",
-                                 "effect", key=True)
+                    if k in ("winners", "do") and not winners_allowed:
+                        ctx.fail(p + (k,), f"a round's end has no '{k}': the game goes on with the next round "
+                                 "(use the round's 'end' effects)", "effect", key=True)
                 cond = ctx.expr(p + ("when",), scope)
                 winners = ctx.expr(p + ("winners",), scope) if "winners" in entry else None
-                out.append((cond, winners, str(entry.get("reason", entry["when"]))))
+                block = self.fx.block(p + ("do",), scope) if "do" in entry else None
+                out.append((cond, winners, str(entry.get("reason", entry["when"])), block))
             except Abort:
                 continue
         return out

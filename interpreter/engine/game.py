@@ -171,6 +171,10 @@ class Game:
                             "stack")
         stack.append([self.rs.blocks[block], 0, env, owner, data])
 
+    def push_hold(self, env: dict, owner: int, data) -> None:
+        """A frame with no effects that keeps a node's data while it waits (a simultaneous decision)."""
+        self.state.stack.append([(), 0, env, owner, data])
+
     def ask(self, node_id: int, player: int, options: list) -> None:
         self.state.pending = (node_id, player, options)
 

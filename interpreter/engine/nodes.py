@@ -290,31 +290,84 @@ class EndGame(Node):
 
 
 class Choose(Node):
-    """Ask a player to choose among options inside an effect, then run a block with the choice bound."""
+    """A decision inside an effect: one player, or several at once, picks among options.
 
-    def __init__(self, player, prompt, choice, body):
-        self.player, self.prompt, self.choice, self.body = player, prompt, choice, body
+    Options come from inline `args` (bound into the surrounding environment, then `do` runs) or
+    from named actions (their effects run, with `me` the chooser). With `players`, every chooser's
+    options are fixed from the same state and nothing is applied until all have chosen (a
+    simultaneous decision); the choices then take effect in seat order, each with `me` the chooser.
+    """
+
+    def __init__(self, player, players, prompt, choice, body, actions, optional):
+        self.player, self.players, self.prompt = player, players, prompt
+        self.choice, self.body, self.actions, self.optional = choice, body, actions, optional
+
+    def _options(self, g, env, p):
+        if self.actions is not None:
+            options = [(i, args) for i, action in enumerate(self.actions) for args in action.options(g, p)]
+        else:
+            base = env if self.players is None else dict(env, me=p)
+            options = [(0, args) for args in self.choice.options(g, base, p)]
+        if options and self.optional:
+            options.append((-1, ()))
+        return options
 
     def run(self, vm, g, frame):
         env = frame[2]
-        p = self.player(g, env, None)
-        options = self.choice.options(g, env, p)
-        if not options:
+        if self.players is None:
+            p = self.player(g, env, None)
+            options = self._options(g, env, p)
+            if options:
+                vm.ask(self.id, p, options)
             return
-        vm.ask(self.id, p, [(0, o) for o in options])
+        queue = [[p, self._options(g, env, p)] for p in self.players(g, env, None)]
+        queue = [q for q in queue if q[1]]
+        if not queue:
+            return
+        vm.push_hold(env, self.id, {"queue": queue, "chosen": []})
+        vm.ask(self.id, queue[0][0], queue[0][1])
 
     def resume(self, vm, g, frame, option, player):
+        if self.players is None:
+            self._apply(vm, frame[2], option, player, shared=True)
+            return
+        data = frame[4]
+        data["chosen"].append([player, list(option)])
+        waiting = data["queue"][len(data["chosen"]):]
+        if waiting:
+            vm.ask(self.id, waiting[0][0], waiting[0][1])
+            return
+        g.stack.pop()  # the hold frame: every choice is in; apply them in seat order
         env = frame[2]
-        for name, value in zip(self.choice.arg_names, option[1]):
-            env[name] = value
+        for p, opt in sorted(data["chosen"], key=lambda c: c[0], reverse=True):
+            self._apply(vm, env, (opt[0], tuple(opt[1])), p, shared=False)
+
+    def _apply(self, vm, env, option, player, shared):
+        i, args = option
+        if i < 0:
+            return
+        if self.actions is not None:
+            action = self.actions[i]
+            inner = {"me": player}
+            inner.update(zip(action.arg_names, args))
+            if action.block is not None:
+                vm.push(action.block, inner)
+            return
+        target = env if shared else dict(env, me=player)
+        target.update(zip(self.choice.arg_names, args))
         if self.body is not None:
-            vm.push(self.body, env)
+            vm.push(self.body, target)
 
     def prompt_text(self, vm, g, pending):
         return self.prompt
 
     def label(self, vm, g, player, option):
-        return self.choice.label(vm, g, player, option[1])
+        i, args = option
+        if i < 0:
+            return "pass"
+        if self.actions is not None:
+            return self.actions[i].label(vm, g, player, args)
+        return self.choice.label(vm, g, player, args)
 
 
 # flow -----------------------------------------------------------------------
@@ -434,21 +487,35 @@ class Step(Node):
 
 
 class EndChecks(Node):
-    """After each turn: the game's end conditions, then the round's, broadest first."""
+    """After each turn: the game's end conditions, then the round's, broadest first.
+
+    A game end with `do` effects runs them first (they may ask players to choose); the game is
+    scored when they are done."""
 
     def __init__(self, game_ends, round_ends):
-        self.game_ends, self.round_ends = game_ends, round_ends  # [(cond, winners fn or None, reason)]
+        self.game_ends, self.round_ends = game_ends, round_ends  # [(cond, winners, reason, block)]
 
     def run(self, vm, g, frame):
         env = frame[2]
-        for cond, winners, reason in self.game_ends:
+        for i, (cond, winners, reason, block) in enumerate(self.game_ends):
             if cond(g, env, None):
+                if block is not None:
+                    vm.push(block, dict(env), self.id, i)
+                    return
                 vm.finish(reason, None if winners is None else winners(g, env, None))
                 return
-        for cond, _, _ in self.round_ends:
+        for cond, _, reason, _ in self.round_ends:
             if cond(g, env, None):
+                if vm.record:
+                    g.log.append(f"round {g.round} ends: {reason}")
                 EndRound.run(self, vm, g, frame)
                 return
+
+    def block_end(self, vm, g, frame):
+        _, winners, reason, _ = self.game_ends[frame[4]]
+        env = frame[2]
+        g.stack.pop()
+        vm.finish(reason, None if winners is None else winners(g, env, None))
 
 
 class Block(Node):

@@ -472,6 +472,10 @@ class _Compiler:
             return [x for x in src(g, e, it) if pred(g, e, x)]
         return where, (kind if kind in ("cards", "players") else "list")
 
+    def lambda_(self, t, s):
+        self.fail("'name -> ...' names the item of a per-item argument (as in 'map(players, p -> p.score)'); "
+                  "it is not allowed here", t, code="lambda")
+
     def _fused_test(self, pred_tree, inner: Scope):
         """For `attr == value` (or !=) where the value does not depend on the item: (table, op, value fn).
 
@@ -515,6 +519,15 @@ class _Compiler:
         for i, a in enumerate(arg_trees):
             if i in fn.per_item:
                 item_kind = ELEMENT.get(kinds[0], "any") if kinds else "any"
+                if isinstance(a, Tree) and a.data == "lambda_":
+                    name = str(a.children[0])
+                    if name in s.locals or name in self.names.all_names():
+                        self.fail(f"'{name}' is already a name here; choose another for the item", a.children[0],
+                                  code="name-clash")
+                    body, k = self.compile(a.children[1], Scope({**s.locals, name: item_kind}, item_kind))
+                    args.append(("named", (name, body)))
+                    kinds.append(k)
+                    continue
                 inner = Scope(s.locals, item_kind)
                 if isinstance(a, Tree) and a.data == "name" and str(a.children[0]) in self.names.card_attrs \
                         and str(a.children[0]) not in s.locals and item_kind in ("card", "any"):
@@ -562,6 +575,17 @@ class _Compiler:
             fs = [f for _, f in args]
             return lambda g, e, it: impl(*[f(g, e, it) for f in fs])
         (_, src), (how, per) = args
+        if how == "named":
+            name, body = per
+
+            def call_named(g, e, it):
+                inner = dict(e)
+
+                def item(x):
+                    inner[name] = x
+                    return body(g, inner, x)
+                return impl(src(g, e, it), item)
+            return call_named
         if how == "key":
             return lambda g, e, it: impl(src(g, e, it), per)
         if how == "fused":

@@ -107,6 +107,13 @@ def _others(g, p):
     return [(p + k) % n for k in range(1, n)]
 
 
+def _sample(g, xs, k):
+    xs = list(xs)
+    if k >= len(xs):
+        return xs
+    return g.rng.sample(xs, max(k, 0))
+
+
 def _random(g, xs):
     if not xs:
         return None
@@ -133,6 +140,11 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
              doc="items from the start while a condition on `it` holds: `take_while(row[0], suit != s)`"),
     Function("drop_while", 2, 2, _drop_while, "same", per_item=(1,),
              doc="the rest after the items `take_while` would take"),
+    Function("filter", 2, 2, lambda xs, f: [x for x in xs if f(x)], "same", per_item=(1,),
+             doc="the items for which a condition holds, like `where`, with a name for the item: "
+                 "`filter(me.hand, c -> count(me.hand where suit == c.suit) >= 2)`"),
+    Function("sample", 2, 2, _sample, "same", needs_game=True,
+             doc="k items drawn at random by the game's generator (all if fewer; use in effects only)"),
     Function("any", 2, 2, lambda xs, f: any(f(x) for x in xs), "bool", per_item=(1,),
              doc="true if the condition on `it` holds for some item: `any(players, count(it.hand) == 0)`"),
     Function("all", 2, 2, lambda xs, f: all(f(x) for x in xs), "bool", per_item=(1,),
