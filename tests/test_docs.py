@@ -330,3 +330,22 @@ def test_expression_example(text, expected):
     fn = rules.expression(text)
     value = fn(game.state, {"me": 0}, None)
     assert shown(rules, value, fn.kind) == expected
+
+
+# the CuBirds walkthrough (section 11) --------------------------------------------------------
+
+def walkthrough_blocks():
+    at = DOC.find("\n## 11.")
+    assert at >= 0, "section 11 (the CuBirds walkthrough) is missing"
+    return [code for lang, code, start, _ in BLOCKS if start > at and lang == "yaml"]
+
+
+def test_walkthrough_quotes_the_real_cubirds_file():
+    """Each yaml block of section 11 is a contiguous excerpt of rulesets/cubirds.yaml (indentation aside)."""
+    source = [line.strip() for line in (ROOT / "rulesets" / "cubirds.yaml").read_text(encoding="utf-8").splitlines()]
+    blocks = walkthrough_blocks()
+    assert blocks
+    for code in blocks:
+        lines = [line.strip() for line in code.splitlines() if line.strip()]
+        found = any(source[i:i + len(lines)] == lines for i in range(len(source) - len(lines) + 1))
+        assert found, "this excerpt is no longer in rulesets/cubirds.yaml:\n" + code

@@ -49,7 +49,11 @@ class Context:
             raise RulesetError(self.diagnostics)
 
     def unknown(self, path, what, name, known, code="unknown-name", key=False):
-        self.fail(path, f"unknown {what} '{name}'", code, did_you_mean(str(name), known), key=key)
+        hint = did_you_mean(str(name), known)
+        if hint is None and isinstance(name, str) and any(ch in name for ch in " ()[]'\"<>=+*/"):
+            # A key that looks like the tail of a value: a comma inside `{a: x, y}` split it.
+            hint = "inside { }, a comma ends a value: put quotes around a value that contains a comma"
+        self.fail(path, f"unknown {what} '{name}'", code, hint, key=key)
 
     # expressions ------------------------------------------------------------
     def get(self, path):

@@ -102,8 +102,11 @@ def _tuple(value):
 
 
 def _copy(value):
-    if type(value) is list:
+    t = type(value)
+    if t is list:
         return [_copy(v) for v in value]
+    if t is dict:
+        return {k: _copy(v) for k, v in value.items()}
     return value
 
 

@@ -16,6 +16,8 @@ GAMES = [
     ("cubirds", 2, 1, ["random"]),
     ("cubirds", 3, 2, ["random", "first"]),
     ("cubirds", 5, 3, ["random"]),
+    ("piepmatz", 2, 1, ["random"]),
+    ("piepmatz", 4, 2, ["random", "first"]),
 ]
 
 
