@@ -5,12 +5,14 @@ import json
 import os
 import sys
 
+from pathlib import Path
+
 import click
 import yaml
 
 from interpreter import Game, RulebookError, RulesetError, load, load_source
 from interpreter.agents import HumanAgent, Request, make_agent, render_view
-from interpreter.bundled import bundled
+from interpreter.bundled import bundled, resolve
 from interpreter.errors import Diagnostic, GameError
 from interpreter.simulate import play_one, seat_agents, simulate
 from interpreter.transcript import format_transcript
@@ -59,17 +61,29 @@ def list_cmd(as_json):
     for name, path in bundled().items():
         try:
             rules = load(str(path))
+            base = Path(rules.chain[-2]).stem if len(rules.chain) > 1 else None
             rows.append({"name": name, "title": rules.title, "players": [rules.min_players, rules.max_players],
-                         "text": " ".join(rules.text.split())[:100], "path": str(path)})
+                         "text": _first_sentence(rules.text), "extends": base, "path": str(path)})
         except RulebookError as exc:
             rows.append({"name": name, "title": "(invalid)", "players": None, "text": str(exc).splitlines()[0],
                          "path": str(path)})
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
+    width = max(len(r["name"]) for r in rows) if rows else 10
+    click.echo(f"{'name':<{width}}  players  description")
     for r in rows:
         players = f"{r['players'][0]}-{r['players'][1]}" if r["players"] else "?"
-        click.echo(f"{r['name']:<24} {players:<5} {r['text']}")
+        variant = f" (variant of {r['extends']})" if r.get("extends") else ""
+        click.echo(f"{r['name']:<{width}}  {players:<7}  {r['text']}{variant}")
+
+
+def _first_sentence(text: str, limit: int = 90) -> str:
+    text = " ".join(text.split())
+    end = text.find(". ")
+    if 0 < end < limit:
+        return text[:end + 1]
+    return text if len(text) <= limit else text[:limit - 3].rsplit(" ", 1)[0] + "..."
 
 
 @cli.command()
@@ -235,6 +249,26 @@ def _print_stats(s):
             f"{seat} " + ", ".join(f"{k} {row[k]:.2f}" for k in parts) for seat, row in s["mean_score_parts"].items()))
     click.echo(f"time: {s['seconds']:.2f} s, {s['games_per_second']:.1f} games/s, "
                f"{s['decisions'] / s['seconds'] if s['seconds'] else 0:.0f} decisions/s")
+
+
+@cli.command()
+@click.argument("ruleset")
+@click.option("--resolved", is_flag=True, help="Print the ruleset with the bases it extends merged in, as YAML.")
+def explain(ruleset, resolved):
+    """Show a ruleset: with --resolved, the complete merged YAML of a variant and its bases.
+
+    \b
+    Examples:
+      rulebook explain my-variant.yaml --resolved
+    """
+    path = resolve(ruleset)
+    source = load_merged(path)
+    load_source(source)   # report errors before printing anything
+    if not resolved:
+        raise click.UsageError("only --resolved is available for now")
+    chain = getattr(source, "chain", [source.file])
+    click.echo(f"# {source.data.get('name')}: merged from " + " <- ".join(chain))
+    click.echo(yaml.safe_dump(source.data, sort_keys=False, allow_unicode=True, width=100), nl=False)
 
 
 @cli.command()

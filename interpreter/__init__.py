@@ -40,6 +40,7 @@ def load_source(source) -> Ruleset:
     found += [d for d in schema_diags if not d.location or (d.location.file, d.location.line) not in lines]
     if found:
         raise RulesetError(found)
+    rules.chain = list(getattr(source, "chain", [source.file]))
     return rules
 
 

@@ -119,6 +119,8 @@ def render_view(view: dict) -> str:
 
 
 def _zone_text(zone) -> str:
+    if isinstance(zone, dict) and zone.get("hidden"):
+        return "(hidden)"
     if isinstance(zone, dict) and "count" in zone:
         top = f", top: {zone['top'][0]}" if zone.get("top") else ""
         return f"{zone['count']} cards{top}"

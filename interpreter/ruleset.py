@@ -116,7 +116,8 @@ class Ruleset:
                 hint = did_you_mean(name, out)
                 raise GameError(f"unknown parameter '{name}'" + (f"; {hint}" if hint else ""), "parameter")
             old = out[name]
-            if isinstance(old, bool) != isinstance(value, bool) or type(old) in (int, str) and type(value) is not type(old):
+            if isinstance(old, bool) != isinstance(value, bool) or \
+                    type(old) in (int, str, list) and type(value) is not type(old):
                 kinds = {bool: "true or false", int: "a whole number", str: "a text", list: "a list"}
                 raise GameError(f"parameter '{name}' takes {kinds.get(type(old), type(old).__name__)}, "
                                 f"not {value!r}", "parameter")

@@ -142,7 +142,7 @@ def test_top_visibility_shows_only_the_first_card():
     view = game.view(0)
     pile = game.state.zones[game.rs.zone_slot("pile", 2)]
     assert view["zones"]["pile"] == {"count": 3, "top": [game.rs.card_labels[pile[0]]]}
-    assert view["zones"]["deck"] == {"count": 1}
+    assert view["zones"]["deck"] == {"hidden": True}
     assert isinstance(view["zones"]["hand"]["P1"], list) and view["zones"]["hand"]["P2"] == {"count": 2}
 
 

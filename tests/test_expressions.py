@@ -92,6 +92,7 @@ VALUES = [
     ("first(deck)", 0),
     ("last(deck)", 2),
     ("first(pile)", None),
+    ("first(pile).value", None),
     ("first(deck).colour", "r"),
     ("take(deck, 2)", [0, 1]),
     ("drop(deck, 2)", [2]),
@@ -144,7 +145,8 @@ ERRORS = [
     ("a @ b", "expr-syntax", "unexpected character '@'", 2),
     ("gaol + 1", "unknown-name", "unknown name 'gaol'", 0),
     ("count(hand)", "unknown-name", "'hand' is a zone of each player: say whose, as in 'me.hand' or 'current.hand'", 6),
-    ("score", "unknown-name", "'score' is a variable of each player: say whose, as in 'me.score'", 0),
+    ("score", "unknown-name", "'score' is a variable of each player: say whose, as in 'me.score' "
+     "(or 'it.score' inside 'where')", 0),
     ("colour", "unknown-name", "'colour' is a card attribute: use it inside 'where' (as in 'me.hand where colour == ...') "
      "or after a card (as in 'first(deck).colour')", 0),
     ("me.hnd", "unknown-name", "unknown attribute 'hnd'", 3),
@@ -157,6 +159,8 @@ ERRORS = [
     ("99999999999999", "number-too-large", "number too large", 0),
     ("x" * 2001, "expr-too-long", "expression is longer than 2000 characters", 0),
     ("-" * 50 + "1", "expr-too-deep", "expression nests deeper than 40 levels", 0),
+    ("1 + 2 where it > 0", "type", "'where' filters a list, but this is a single int", 12),
+    ("deck.value.colour", "type", "'colour' is a card attribute, but these are already attribute values, not cards", 11),
 ]
 
 

@@ -283,8 +283,8 @@ def test_valid_variations_are_accepted(change):
 
 
 @pytest.mark.parametrize("old, new, needle, at_key", [
-    ("deck: {visibility: hidden,", "deck: {visibility: secret,", "visibility: secret", False),
-    ("deck: {visibility: hidden,", "deck: {visiblity: hidden,", "visiblity", True),
+    ("deck: {visibility: count,", "deck: {visibility: secret,", "visibility: secret", False),
+    ("deck: {visibility: count,", "deck: {visiblity: count,", "visiblity", True),
 ])
 def test_schema_diagnostics_point_at_the_yaml_line(old, new, needle, at_key):
     """What authors see: each schema error located at the line (and column) of the broken value or key."""

@@ -62,15 +62,22 @@ class Context:
             node = node[k]
         return node
 
-    def expr(self, path, scope: Scope | None = None, value=None) -> Compiled:
+    def expr(self, path, scope: Scope | None = None, value=None, random_ok: bool = True) -> Compiled:
         text = self.get(path) if value is None else value
         if not isinstance(text, (str, int, bool)):
-            self.fail(path, "expected an expression (text, a number, true or false)", "type")
+            hint = None
+            if isinstance(text, list):
+                hint = "write a list as an expression in quotes, as in '[\"left\", \"right\"]'"
+            self.fail(path, "expected an expression (text, a number, true or false)", "type", hint)
         try:
             compiled = compile_expr(text, self.names, scope)
         except ExprError as exc:
             self.fail(path, exc.message, exc.code, exc.hint, offset=exc.offset)
         compiled.loc = self.source.location(tuple(path))
+        if compiled.uses_random and not random_ok:
+            self.fail(path, "random() and sample() draw from the game's generator and may be used in effects "
+                      "only, not in conditions, choices, labels or scores (looking at the options would "
+                      "change the game)", "random-outside-effect")
         return compiled
 
     def zone(self, path, scope: Scope | None = None) -> Compiled:
@@ -82,7 +89,7 @@ class Context:
         except ExprError as exc:
             self.fail(path, exc.message, exc.code, exc.hint, offset=exc.offset)
 
-    def template(self, path, scope: Scope | None = None) -> Template:
+    def template(self, path, scope: Scope | None = None, random_ok: bool = False) -> Template:
         """Compile a text with `{expression}` holes."""
         text = self.get(path)
         if not isinstance(text, str):
@@ -99,9 +106,13 @@ class Context:
             if end < 0:
                 self.fail(path, "a '{' in this text is never closed", "template", offset=start)
             try:
-                parts.append(compile_expr(text[start + 1:end], self.names, scope))
+                part = compile_expr(text[start + 1:end], self.names, scope)
             except ExprError as exc:
                 self.fail(path, exc.message, exc.code, exc.hint, offset=start + 1 + exc.offset)
+            if part.uses_random and not random_ok:
+                self.fail(path, "random() and sample() may not be used in a text", "random-outside-effect",
+                          offset=start + 1)
+            parts.append(part)
             i = end + 1
         return Template(parts)
 

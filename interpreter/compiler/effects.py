@@ -103,6 +103,11 @@ class EffectCompiler:
         """`at`/`take`: a word naming an end, or an expression giving one."""
         if isinstance(value, str) and value in END_WORDS:
             return lambda g, e, it, v=value: v
+        if isinstance(value, str) and valid_name(value) and value not in scope.locals \
+                and value not in self.ctx.names.all_names():
+            self.ctx.fail(path, f"'{value}' names no end of a zone: use start, left, top, first, front "
+                          "or end, right, bottom, last, back", "bad-end",
+                          did_you_mean(value, END_WORDS))
         return self.ctx.expr(path, scope)
 
     # cards ----------------------------------------------------------------
@@ -161,6 +166,12 @@ class EffectCompiler:
             if name in names.player_vars:
                 ctx.fail(path, f"'{name}' is a variable of each player: say whose, as in 'me.{name}'",
                          "unknown-name", key=True)
+            if name in names.params:
+                ctx.fail(path, f"'{name}' is a parameter, and parameters do not change during a game: "
+                         "declare it under 'variables' to change it", "lvalue", key=True)
+            if name in scope.locals:
+                ctx.fail(path, f"'{name}' is a local name: give it a new value with 'let', not 'set'",
+                         "lvalue", key=True)
             ctx.unknown(path, "variable", name, names.global_vars | names.player_vars, key=True)
         if isinstance(tree, Tree) and tree.data == "attr":
             name = str(tree.children[1])
@@ -215,7 +226,7 @@ class EffectCompiler:
                      "name-clash", key=True)
 
     def e_log(self, path, fields, value, scope):
-        return N.Log(self.ctx.template(path + ("log",) if fields else path, scope))
+        return N.Log(self.ctx.template(path + ("log",) if fields else path, scope, random_ok=True))
 
     # control --------------------------------------------------------------
     def e_if(self, path, fields, value, scope):
@@ -305,7 +316,7 @@ class EffectCompiler:
         player = ctx.expr(p + ("player",), scope) if "player" in f else (lambda g, e, it: e["me"])
         players = ctx.expr(p + ("players",), scope) if "players" in f else None
         optional = bool(f.get("optional", False))
-        prompt = str(f.get("prompt", "choose"))
+        prompt = ctx.template(p + ("prompt",), scope.with_locals(me="player")) if "prompt" in f else "choose"
         if "actions" in f:
             for k in ("args", "if", "label", "do"):
                 if k in f:
@@ -327,9 +338,6 @@ class EffectCompiler:
                      "missing-field")
         choice, inner = self.choice(p, f, scope, "choose")
         body = self.block(p + ("do",), inner) if "do" in f else None
-        if players is None:
-            for name in choice.arg_names:
-                scope.locals[name] = inner.locals[name]
         return N.Choose(player, players, prompt, choice, body, None, optional)
 
     def choice(self, path, f, scope, name):
@@ -342,13 +350,13 @@ class EffectCompiler:
         names, domains, kinds = [], [], []
         for arg, dom in args.items():
             self._check_local(path + ("args", arg), arg)
-            compiled = ctx.expr(path + ("args", arg), inner)
+            compiled = ctx.expr(path + ("args", arg), inner, random_ok=False)
             kind = ELEMENT.get(compiled.kind, "any")
             inner.locals[arg] = kind
             names.append(arg)
             domains.append(compiled)
             kinds.append(kind)
-        cond = ctx.expr(path + ("if",), inner) if "if" in f else None
+        cond = ctx.expr(path + ("if",), inner, random_ok=False) if "if" in f else None
         label = ctx.template(path + ("label",), inner) if "label" in f else None
         choice = Choice(name, names, domains, cond, label)
         choice.kinds = tuple(kinds)

@@ -7,7 +7,7 @@ import json
 from ..engine import nodes as N
 from ..engine.choices import Action
 from ..engine.view import VISIBILITIES
-from ..expr.compiler import Scope
+from ..expr.compiler import BUILTIN_NAMES, Scope
 from ..ruleset import Ruleset, Scoring, Zone
 from ..errors import did_you_mean
 from .context import Abort, Context, valid_name
@@ -122,6 +122,12 @@ class _Builder:
             for name in self.section(key, {}):
                 if (kind, name) not in used:
                     ctx.warn((key, name), f"variable '{name}' is never used", "unused", key=True)
+        flow, scoring = self.section("flow", {}), self.section("scoring", {})
+        if isinstance(flow, dict) and isinstance(scoring, dict) and not scoring.get("parts"):
+            for i, entry in enumerate(flow.get("ends") or []):
+                if isinstance(entry, dict) and "winners" not in entry:
+                    ctx.warn(("flow", "ends", i), "this end names no winners and there is no scoring: "
+                             "nobody can win this way", "no-winner")
         steps = {a for s in self.step_actions for a in s} | self.fx.chosen_actions
         for name in self.actions:
             if name not in steps:
@@ -271,9 +277,10 @@ class _Builder:
         for ctype, first, last, _, path in self.card_homes:
             lpath = self.label_paths.get(ctype)
             if lpath is None:
-                attrs = [a for a in ctx.names.card_attrs if a != "type"]
+                # default: the card's first own attribute (as written in its row), else its type
                 for c in range(first, last):
-                    labels[c] = str(self.cards[c].get(attrs[0], ctype)) if attrs else ctype
+                    own = [k for k in self.cards[c] if k != "type"]
+                    labels[c] = str(self.cards[c][own[0]]) if own else ctype
                 continue
             try:
                 template = ctx.template(lpath, Scope({}, "card"))
@@ -359,7 +366,8 @@ class _Builder:
                 target[name] = value
         names = ctx.names
         names.global_vars, names.player_vars = set(self.global_vars), set(self.player_vars)
-        seen = {}
+        seen = {n: "built-in name" for n in BUILTIN_NAMES}
+        seen["it"] = "built-in name"
         for kind, group in (("parameter", names.params), ("card attribute", names.card_attrs),
                             ("zone", set(names.shared_zones) | set(names.families) | set(names.player_zones)),
                             ("variable", names.global_vars), ("player variable", names.player_vars)):
@@ -394,6 +402,11 @@ class _Builder:
                 if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
                     ctx.error(path + ("args",), "expected a list of argument names", "type")
                     args = []
+                for i, a in enumerate(args):
+                    try:
+                        self.fx._check_local(path + ("args", i), a)
+                    except Abort:
+                        args = []
             elif not isinstance(spec, list):
                 ctx.error(path, "a procedure is a list of effects, or {args: [...], do: [...]}", "type")
                 continue
@@ -429,7 +442,7 @@ class _Builder:
                     if k not in ACTION_KEYS:
                         ctx.unknown(path + (k,), "action field", k, ACTION_KEYS, key=True)
                 base = Scope({})
-                when = ctx.expr(path + ("when",), base) if "when" in spec else None
+                when = ctx.expr(path + ("when",), base, random_ok=False) if "when" in spec else None
                 choice, inner = self.fx.choice(path, spec, base, name)
                 action = Action(name, choice.arg_names, choice.domains, choice.cond, choice.label_template,
                                 when, None, str(spec.get("text", "")))
@@ -545,8 +558,8 @@ class _Builder:
                     raise Abort()  # the action itself had an error, already reported
                 ctx.unknown(p, "action", name, self.actions, "unknown-action")
             actions.append(self.actions[name])
-        player = ctx.expr(path + ("player",), scope) if "player" in step else None
-        when = ctx.expr(path + ("if",), scope) if "if" in step else None
+        player = ctx.expr(path + ("player",), scope, random_ok=False) if "player" in step else None
+        when = ctx.expr(path + ("if",), scope, random_ok=False) if "if" in step else None
         label = str(step.get("name") or "/".join(names))
         return ctx.node(N.Step(actions, player, bool(step.get("optional", False)), when, label), path, label)
 
@@ -569,8 +582,8 @@ class _Builder:
                     if k in ("winners", "do") and not winners_allowed:
                         ctx.fail(p + (k,), f"a round's end has no '{k}': the game goes on with the next round "
                                  "(use the round's 'end' effects)", "effect", key=True)
-                cond = ctx.expr(p + ("when",), scope)
-                winners = ctx.expr(p + ("winners",), scope) if "winners" in entry else None
+                cond = ctx.expr(p + ("when",), scope, random_ok=False)
+                winners = ctx.expr(p + ("winners",), scope, random_ok=False) if "winners" in entry else None
                 block = self.fx.block(p + ("do",), scope) if "do" in entry else None
                 out.append((cond, winners, str(entry.get("reason", entry["when"])), block))
             except Abort:
@@ -593,7 +606,7 @@ class _Builder:
         out = Scoring()
         for name, _ in parts.items():
             try:
-                out.parts.append((name, ctx.expr(("scoring", "parts", name), scope)))
+                out.parts.append((name, ctx.expr(("scoring", "parts", name), scope, random_ok=False)))
             except Abort:
                 continue
         tbs = spec.get("tie_breakers") or []
@@ -601,7 +614,8 @@ class _Builder:
             ctx.fail(("scoring", "tie_breakers"), "expected a list of expressions", "type")
         for i, text in enumerate(tbs):
             try:
-                out.tie_breakers.append((str(text), ctx.expr(("scoring", "tie_breakers", i), scope)))
+                out.tie_breakers.append((str(text), ctx.expr(("scoring", "tie_breakers", i), scope,
+                                                             random_ok=False)))
             except Abort:
                 continue
         return out

@@ -55,7 +55,8 @@ class Move(Node):
         dst = zones[self.dst(g, env, None)]
         short = False
         if self.cards is not None:
-            cards = list(self.cards(g, env, None))
+            cards = self.cards(g, env, None)
+            cards = [cards] if type(cards) is int else list(cards)
             for c in cards:
                 try:
                     src.remove(c)
@@ -100,6 +101,8 @@ class Deal(Node):
         s = self.src(g, env, None)
         k = self.count(g, env, None)
         who = g.players if self.players is None else self.players(g, env, None)
+        if type(who) is int:
+            who = [who]
         base = vm.rs.fixed_slots + self.zone_index * g.n
         zones = g.zones
         for _ in range(k):
@@ -204,7 +207,11 @@ class Repeat(Node):
     def run(self, vm, g, frame):
         env = frame[2]
         if self._go_on(g, env):
-            vm.push(self.body, env, self.id, [1, self.limit(g, env, None)])
+            limit = self.limit(g, env, None)
+            if limit < 1:
+                vm.stall(f"a loop may run {limit} times but its condition holds ({self.text} at {self.loc})")
+                return
+            vm.push(self.body, env, self.id, [1, limit])
 
     def block_end(self, vm, g, frame):
         env = frame[2]
@@ -213,7 +220,7 @@ class Repeat(Node):
             return
         data = frame[4]
         if data[0] >= data[1]:
-            vm.stall(f"a loop ran {data[1]} times without its condition being met ({self.text})")
+            vm.stall(f"a loop ran {data[1]} times without its condition being met ({self.text} at {self.loc})")
             return
         data[0] += 1
         frame[1] = 0
@@ -256,24 +263,30 @@ class Call(Node):
         vm.push(self.block, inner)
 
 
+def _unwind(g, marker: int, what: str) -> None:
+    """Pop frames down to and including the one a flow node owns; refuse when there is none."""
+    stack = g.stack
+    if not any(f[3] == marker for f in stack):
+        raise GameError(f"{what} is only possible during a turn (it was used outside one)", "flow")
+    while stack[-1][3] != marker:
+        stack.pop()
+    stack.pop()
+
+
 class EndTurn(Node):
     """Skip the rest of the turn's steps; the turn's `end` effects and the end checks still run."""
 
     def run(self, vm, g, frame):
-        stack, marker = g.stack, vm.rs.steps_node
-        while stack:
-            if stack.pop()[3] == marker:
-                return
+        _unwind(g, vm.rs.steps_node, "end_turn")
 
 
 class EndRound(Node):
-    """End the round now: the round's `end` effects run, then the next round starts."""
+    """End the round now: the round's `end` effects run (with `me` the current player), then the next
+    round starts, by default with the same current player."""
 
     def run(self, vm, g, frame):
-        stack, marker = g.stack, vm.rs.turn_loop_node
-        while stack:
-            if stack.pop()[3] == marker:
-                return
+        _unwind(g, vm.rs.turn_loop_node, "end_round")
+        g.stack[-1][2]["me"] = g.current
 
 
 class EndGame(Node):
@@ -353,13 +366,14 @@ class Choose(Node):
             if action.block is not None:
                 vm.push(action.block, inner)
             return
-        target = env if shared else dict(env, me=player)
+        # The chosen values are seen by `do` only (a skipped or passed choice binds nothing).
+        target = dict(env) if shared else dict(env, me=player)
         target.update(zip(self.choice.arg_names, args))
         if self.body is not None:
             vm.push(self.body, target)
 
     def prompt_text(self, vm, g, pending):
-        return self.prompt
+        return self.prompt(vm, g, {"me": pending[1]}) if callable(self.prompt) else self.prompt
 
     def label(self, vm, g, player, option):
         i, args = option

@@ -1,7 +1,9 @@
 """Project a game state through the zones' visibility: state + player -> what that player may know."""
 from __future__ import annotations
 
-VISIBILITIES = ("public", "owner", "hidden", "count", "top")
+# public: everyone sees the cards; owner: the owner sees them, others see how many; count: everyone
+# sees how many (a face-down deck); top: how many, and the first card; hidden: nothing at all.
+VISIBILITIES = ("public", "owner", "count", "top", "hidden")
 
 
 def _show(game, cards, ids):
@@ -15,7 +17,9 @@ def _zone_view(game, zone, cards, owner, player, ids):
         return shown if zone.ordered or ids else sorted(shown)
     if vis == "top":
         return {"count": len(cards), "top": _show(game, cards[:1], ids)}
-    return {"count": len(cards)}
+    if vis == "hidden":
+        return {"hidden": True}
+    return {"count": len(cards)}   # count, and owner seen by others: only how many
 
 
 def view(game, player: int, ids: bool = False) -> dict:

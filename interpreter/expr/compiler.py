@@ -78,6 +78,7 @@ def _finish(fn, kind: str, text: str, locals_used=frozenset()):
     The engine calls the function itself (`fn(game, env, it)`): no wrapper on the hot path.
     """
     fn.kind, fn.text, fn.locals_used, fn.loc = kind, text, frozenset(locals_used), None
+    fn.uses_random = False
     return fn
 
 
@@ -142,8 +143,11 @@ def compile_expr(text, names: Names, scope: Scope | None = None) -> Compiled:
         return _finish(lambda g, e, it, v=text: v, "int", str(text))
     tree = parse(text)
     scope = scope or Scope()
-    fn, kind = _Compiler(names, text).compile(tree, scope)
-    return _finish(fn, kind, str(text), _locals_used(tree, scope))
+    compiler = _Compiler(names, text)
+    fn, kind = compiler.compile(tree, scope)
+    fn = _finish(fn, kind, str(text), _locals_used(tree, scope))
+    fn.uses_random = compiler.uses_random
+    return fn
 
 
 def compile_zone(text, names: Names, scope: Scope | None = None) -> Compiled:
@@ -200,11 +204,15 @@ def _filter_ne(items, table, value):
     return [x for x in items if table[x] != value]
 
 
+RANDOM_FUNCTIONS = {"random", "sample"}
+
+
 class _Compiler:
     """Walks a parse tree; each grammar rule has a method of the same name returning (callable, kind)."""
 
     def __init__(self, names: Names, text: str):
         self.names, self.text = names, text
+        self.uses_random = False
 
     def fail(self, message: str, node, hint: str | None = None, code: str = "expr"):
         raise ExprError(message, _offset(node), hint, code)
@@ -291,7 +299,8 @@ class _Compiler:
             self.fail(f"'{name}' is a zone of each player: say whose, as in 'me.{name}' or 'current.{name}'",
                       t, code="unknown-name")
         if name in n.player_vars:
-            self.fail(f"'{name}' is a variable of each player: say whose, as in 'me.{name}'", t, code="unknown-name")
+            self.fail(f"'{name}' is a variable of each player: say whose, as in 'me.{name}' "
+                      f"(or 'it.{name}' inside 'where')", t, code="unknown-name")
         if name in n.card_attrs:
             self.fail(f"'{name}' is a card attribute: use it inside 'where' (as in 'me.hand where {name} == ...') "
                       f"or after a card (as in 'first(deck).{name}')", t, code="unknown-name")
@@ -308,17 +317,23 @@ class _Compiler:
         if name in n.card_attrs:
             if kind in ("player", "players", "int", "str", "bool"):
                 self.fail(f"'{name}' is a card attribute, but this is a {kind}", tok, code="type")
+            if kind in ("value", "values"):
+                self.fail(f"'{name}' is a card attribute, but these are already attribute values, not cards",
+                          tok, code="type")
             n.used.add(("attr", name))
             table = n.card_attrs[name]
             if kind == "card":
-                return (lambda g, e, it: table[base(g, e, it)]), "any"
+                def one_card_attr(g, e, it):
+                    c = base(g, e, it)
+                    return None if c is None else table[c]
+                return one_card_attr, "value"
 
             def card_attr(g, e, it):
                 v = base(g, e, it)
                 if type(v) is list:
                     return [table[c] for c in v]
-                return table[v]
-            return card_attr, ("list" if kind in ("cards", "list") else "any")
+                return None if v is None else table[v]
+            return card_attr, ("values" if kind in ("cards", "list", "groups") else "any")
         if name in n.player_zones:
             if kind in ("card", "cards", "int", "str", "bool"):
                 self.fail(f"'{name}' is a zone of each player, but this is a {kind}", tok, code="type")
@@ -462,6 +477,8 @@ class _Compiler:
 
     def where(self, t, s):
         src, kind = self.compile(t.children[0], s)
+        if kind in ("int", "bool", "str", "none", "player", "card", "value"):
+            self.fail(f"'where' filters a list, but this is a single {kind}", t.children[1], code="type")
         inner = Scope(s.locals, ELEMENT.get(kind, "any"))
         fused = self._fused_filter(src, t.children[1], inner)
         if fused is not None:
@@ -515,6 +532,8 @@ class _Compiler:
             self.fail(f"{name}() takes {want} argument{'s' if fn.max_args != 1 else ''}, "
                       f"got {len(arg_trees)}", tok, code="arity")
         self.names.used.add(("function", name))
+        if name in RANDOM_FUNCTIONS:
+            self.uses_random = True
         args, kinds = [], []
         for i, a in enumerate(arg_trees):
             if i in fn.per_item:

@@ -18,6 +18,10 @@ GAMES = [
     ("cubirds", 5, 3, ["random"]),
     ("piepmatz", 2, 1, ["random"]),
     ("piepmatz", 4, 2, ["random", "first"]),
+    ("cubirds-pairs", 3, 1, ["random"]),
+    ("piepmatz-songbirds", 3, 1, ["random"]),
+    ("cubirds-bga-setup", 2, 4, ["random"]),
+    ("piepmatz-three-perches", 2, 5, ["random"]),
 ]
 
 

@@ -1,0 +1,149 @@
+"""Variants by extension: the merge rules, errors located in base or variant, and the shipped variants."""
+from __future__ import annotations
+
+import pytest
+
+from interpreter import Game, RulesetError, load
+from interpreter.extends import load_merged
+from helpers import ROOT, labels, slot
+
+CUBIRDS = ROOT / "rulesets" / "cubirds.yaml"
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def variant(tmp_path, body, name="v.yaml"):
+    return write(tmp_path, name, f"extends: {CUBIRDS}\nname: v\n" + body)
+
+
+def test_maps_merge_by_key(tmp_path):
+    data = load_merged(variant(tmp_path, "zones:\n  row: {count: 2}\n")).data
+    assert data["zones"]["row"] == {"count": 2, "visibility": "public", "text": "the rows of birds, left to right"}
+    assert set(data["zones"]) == {"deck", "discard", "row", "hand", "collection"}
+    rules = load(str(tmp_path / "v.yaml"))
+    game = Game.new(rules, 2, seed=1)
+    assert len(game.view(0)["zones"]["row"]) == 2
+
+
+def test_lists_and_scalars_replace(tmp_path):
+    data = load_merged(variant(tmp_path, "flow:\n  round:\n    turn:\n      steps: [lay]\n"
+                                         "sources: [mine]\n")).data
+    assert data["flow"]["round"]["turn"]["steps"] == ["lay"]
+    assert data["sources"] == ["mine"]
+    assert data["flow"]["round"]["turn"]["start"] == [{"set": {"took": 0}}]   # sibling keys kept
+
+
+def test_null_removes(tmp_path):
+    data = load_merged(variant(tmp_path, "scoring: null\nlimits:\n  turns: null\n")).data
+    assert "scoring" not in data
+    assert data["limits"] == {}
+
+
+def test_extends_key_is_not_in_the_merged_data(tmp_path):
+    assert "extends" not in load_merged(variant(tmp_path, "")).data
+
+
+def test_an_error_written_in_the_variant_points_at_the_variant(tmp_path):
+    path = variant(tmp_path, "actions:\n  draw:\n    when: tok == 0\n")
+    with pytest.raises(RulesetError) as info:
+        load(str(path))
+    d = info.value.diagnostics[0]
+    assert (d.location.file, d.location.line, d.location.col) == (str(path), 5, 11)
+    assert d.message == "unknown name 'tok'"
+
+
+def test_an_error_caused_in_the_base_points_at_the_base(tmp_path):
+    # removing an action leaves the base's step naming it: the step's line in cubirds.yaml is reported
+    path = variant(tmp_path, "actions:\n  draw: null\n")
+    with pytest.raises(RulesetError) as info:
+        load(str(path))
+    d = info.value.diagnostics[0]
+    text = CUBIRDS.read_text().splitlines()
+    line = next(i for i, l in enumerate(text, 1) if "actions: [draw]" in l)
+    assert d.location.file == str(CUBIRDS) and d.location.line == line
+    assert d.message == "unknown action 'draw'"
+
+
+def test_a_plain_value_turns_a_long_form_parameter_and_keeps_its_choices(tmp_path):
+    ok = load(str(variant(tmp_path, "parameters:\n  refill_end: left\n")))
+    assert ok.params["refill_end"] == "left" and ok.param_choices["refill_end"] == ["laid", "left", "right"]
+    path = variant(tmp_path, "parameters:\n  refill_end: lft\n", "bad.yaml")
+    with pytest.raises(RulesetError) as info:
+        load(str(path))
+    d = info.value.diagnostics[0]
+    assert (d.location.file, d.location.line, d.code) == (str(path), 4, "parameter")
+    assert d.hint == "did you mean 'left'?"
+
+
+def test_missing_base(tmp_path):
+    path = write(tmp_path, "v.yaml", "extends: no-such-game\nname: v\n")
+    with pytest.raises(RulesetError) as info:
+        load(str(path))
+    d = info.value.diagnostics[0]
+    assert (d.code, d.location.line, d.location.col) == ("extends-missing", 1, 10)
+
+
+def test_missing_base_file(tmp_path):
+    path = write(tmp_path, "v.yaml", "extends: ./nothing.yaml\nname: v\n")
+    with pytest.raises(RulesetError) as info:
+        load(str(path))
+    assert info.value.diagnostics[0].message == "the base ruleset './nothing.yaml' does not exist"
+
+
+def test_cycle(tmp_path):
+    write(tmp_path, "a.yaml", "extends: ./b.yaml\nname: a\n")
+    write(tmp_path, "b.yaml", "extends: ./a.yaml\nname: b\n")
+    with pytest.raises(RulesetError) as info:
+        load(str(tmp_path / "a.yaml"))
+    d = info.value.diagnostics[0]
+    assert d.code == "extends-cycle"
+    assert d.message == "rulesets extend each other in a circle: a.yaml -> b.yaml -> a.yaml"
+
+
+def test_chains_of_variants(tmp_path):
+    write(tmp_path, "a.yaml", f"extends: {CUBIRDS}\nname: a\nparameters:\n  hand_size: 7\n")
+    write(tmp_path, "b.yaml", "extends: ./a.yaml\nname: b\nparameters:\n  draw_option: 3\n")
+    rules = load(str(tmp_path / "b.yaml"))
+    assert (rules.name, rules.params["hand_size"], rules.params["draw_option"]) == ("b", 7, 3)
+    assert [p.split("/")[-1] for p in rules.chain] == ["cubirds.yaml", "a.yaml", "b.yaml"]
+
+
+# the shipped variants really differ where they should ----------------------------------------
+
+def test_bga_setup_variant_sends_duplicates_back_to_the_deck():
+    base, bga = load("cubirds"), load("cubirds-bga-setup")
+    differ = 0
+    for seed in range(30):
+        a, b = Game.new(base, 3, seed=seed), Game.new(bga, 3, seed=seed)
+        assert labels(b, "discard") == []
+        differ += labels(a, "discard") != []
+    assert differ > 0
+
+
+def test_three_perches_variant_uses_three_perches_with_two_players():
+    base, three = load("piepmatz"), load("piepmatz-three-perches")
+    a, b = Game.new(base, 2, seed=1), Game.new(three, 2, seed=1)
+    assert [len(labels(a, "perch", index=i)) for i in range(3)] == [1, 1, 0]
+    assert [len(labels(b, "perch", index=i)) for i in range(3)] == [1, 1, 1]
+    assert any(o.endswith("perch 3") for o in b.decision.options)
+    assert not any(o.endswith("perch 3") for o in a.decision.options)
+
+
+def test_pairs_variant_is_flagged_for_its_card_total():
+    rules = load("cubirds-pairs")
+    assert [(w.code, w.message) for w in rules.warnings] == [
+        ("card-total", "'bird' declares 110 cards but its rows define 105")]
+    game = Game.new(rules, 2, seed=0)
+    assert len(labels(game, "hand", owner=0)) == 7 and len(labels(game, "row")) == 3
+
+
+def test_songbirds_variant_plays_its_own_game():
+    rules = load("piepmatz-songbirds")
+    game = Game.new(rules, 3, seed=0)
+    assert len(labels(game, "area")) == 4
+    assert all(len(labels(game, "hand", owner=p)) == 5 for p in range(3))
+    assert game.decision.options[0].startswith("take ")
