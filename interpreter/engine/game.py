@@ -101,7 +101,9 @@ class Game:
         if p is None:
             raise IllegalChoice("the game is over: there is nothing to choose")
         options = p[2]
-        if isinstance(choice, str):
+        if type(choice) is int and 0 <= choice < len(options):
+            index = choice
+        elif isinstance(choice, str):
             labels = self.decision.options
             if choice not in labels:
                 raise IllegalChoice(f"'{choice}' is not a legal option; the options are: " + "; ".join(labels))
@@ -130,8 +132,13 @@ class Game:
         g = self.state
         if g.pending is None:
             return
+        node_id = g.pending[0]
         g.pending = None
-        g.stack[-1][1] -= 1
+        top = g.stack[-1]
+        if top[0] == () and top[3] == node_id:
+            g.stack.pop()   # a simultaneous decision's hold frame: ask everyone again
+            top = g.stack[-1]
+        top[1] -= 1
         self._run()
 
     def legal_options(self) -> tuple:
@@ -175,8 +182,10 @@ class Game:
         """A frame with no effects that keeps a node's data while it waits (a simultaneous decision)."""
         self.state.stack.append([(), 0, env, owner, data])
 
-    def ask(self, node_id: int, player: int, options: list) -> None:
+    def ask(self, node_id: int, player: int, options: list) -> bool:
+        """Make a decision pending; nodes return this (true) so that the VM stops."""
         self.state.pending = (node_id, player, options)
+        return True
 
     def refill(self, slot: int, from_slot: int) -> None:
         """Shuffle the cards of a zone's refill zone into it (a discard pile becoming the deck)."""
@@ -211,26 +220,37 @@ class Game:
             g.log.append(f"game over ({reason}): winners {names}")
 
     def _run(self) -> None:
+        """Execute nodes until a decision is pending or the game is over.
+
+        A node's `run` returns true when it asked a decision; a node that pushes a frame makes the
+        outer loop switch to it."""
         g = self.state
+        if g.pending is not None:   # a resumed node asked again (the next of several choosers)
+            return
         stack = g.stack
         nodes = self.rs.nodes
         node = None
         try:
-            while stack and g.pending is None:
+            while stack:
                 frame = stack[-1]
                 block = frame[0]
                 pc = frame[1]
-                if pc >= len(block):
+                end = len(block)
+                while pc < end:
+                    node = block[pc]
+                    pc += 1
+                    frame[1] = pc
+                    if node.run(self, g, frame):
+                        return
+                    if not stack or stack[-1] is not frame:
+                        break
+                else:
                     owner = frame[3]
                     if owner < 0:
                         stack.pop()
                     else:
                         node = nodes[owner]
                         node.block_end(self, g, frame)
-                    continue
-                frame[1] = pc + 1
-                node = block[pc]
-                node.run(self, g, frame)
         except GameError as exc:
             if node is not None and node.loc is not None and not getattr(exc, "located", False):
                 located = GameError(f"{node.loc}: {exc}", exc.code)

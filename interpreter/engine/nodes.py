@@ -153,7 +153,7 @@ class Set(Node):
 def snapshot(value):
     """A copy of a value that no later move can change (zones are live lists)."""
     if type(value) is list:
-        return [snapshot(v) for v in value]
+        return [snapshot(v) if type(v) is list else v for v in value]
     return value
 
 
@@ -331,14 +331,14 @@ class Choose(Node):
             p = self.player(g, env, None)
             options = self._options(g, env, p)
             if options:
-                vm.ask(self.id, p, options)
+                return vm.ask(self.id, p, options)
             return
         queue = [[p, self._options(g, env, p)] for p in self.players(g, env, None)]
         queue = [q for q in queue if q[1]]
         if not queue:
             return
         vm.push_hold(env, self.id, {"queue": queue, "chosen": []})
-        vm.ask(self.id, queue[0][0], queue[0][1])
+        return vm.ask(self.id, queue[0][0], queue[0][1])
 
     def resume(self, vm, g, frame, option, player):
         if self.players is None:
@@ -477,7 +477,7 @@ class Step(Node):
             return
         if self.optional:
             options.append((-1, ()))
-        vm.ask(self.id, p, options)
+        return vm.ask(self.id, p, options)
 
     def resume(self, vm, g, frame, option, player):
         i, args = option

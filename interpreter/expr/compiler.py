@@ -609,6 +609,8 @@ class _Compiler:
             return lambda g, e, it: impl(src(g, e, it), per)
         if how == "fused":
             table, op, value = per
+            if fn.name == "any" and op == "==":
+                return lambda g, e, it: value(g, e, it) in [table[x] for x in src(g, e, it)]
             if op == "==":
                 def call_fused_eq(g, e, it):
                     v = value(g, e, it)
