@@ -135,8 +135,8 @@ def _resolve_players(rules, players):
 @cli.command()
 @click.argument("ruleset")
 @click.option("--players", "-p", type=int, help="Number of players (default: the ruleset's minimum).")
-@click.option("--agents", "-a", help="Agents by seat, comma-separated: human, random, first (repeats to fill). "
-              "Default: human,random.")
+@click.option("--agents", "-a", help="Agents by seat, comma-separated: human, random, first, greedy (repeats to "
+              "fill). Default: human, then the ruleset's default bot (random if it names none).")
 @click.option("--seed", "-s", type=int, default=None, help="Random seed (default: a fresh one, printed).")
 @click.option("--param", "params", multiple=True, help="Override a parameter: --param hand_size=7.")
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the bots' moves.")
@@ -153,7 +153,8 @@ def play(ruleset, players, agents, seed, params, quiet):
     n = _resolve_players(rules, players)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
-    names = seat_agents(_agents(agents) or ["human", "random"], n)
+    bot = rules.default_agent or "random"
+    names = seat_agents(_agents(agents) or ["human", bot], n)
     game = Game.new(rules, n, seed=seed, params=_params(params))
     seats = [make_agent(name, seed=seed * 1000 + i) for i, name in enumerate(names)]
     click.echo(f"{rules.title}: {n} players, seed {seed}; seats: "
@@ -198,8 +199,8 @@ def _print_result(rules, game):
 @click.option("--games", "-n", type=click.IntRange(1, 10_000_000), default=100, show_default=True,
               help="Number of games.")
 @click.option("--players", "-p", type=int, help="Number of players (default: the ruleset's minimum).")
-@click.option("--agents", "-a", help="Agents by seat, comma-separated: random, first (repeats to fill). "
-              "Default: random.")
+@click.option("--agents", "-a", help="Agents by seat, comma-separated: random, first, greedy (repeats to fill). "
+              "Default: the ruleset's default bot (random if it names none).")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the first game; game i uses seed+i.")
 @click.option("--param", "params", multiple=True, help="Override a parameter: --param hand_size=7.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
@@ -213,7 +214,7 @@ def simulate_cmd(ruleset, games, players, agents, seed, params, as_json):
     """
     rules = load(ruleset)
     n = _resolve_players(rules, players)
-    names = _agents(agents) or ["random"]
+    names = _agents(agents) or [rules.default_agent or "random"]
     if "human" in names:
         raise click.BadParameter("simulate plays bots only; use 'rulebook play' to play", param_hint="--agents")
     for name in names:
@@ -242,7 +243,11 @@ def _print_stats(s):
         click.echo(f"  {name:<8} {e['wins']:>7} wins over {e['seats']} seat{'s' if e['seats'] != 1 else ''}")
     click.echo(f"shared wins: {s['shared_wins']}   stalled: {s['stalled']}   tie-breaks used: {s['tie_breaks_used']}")
     click.echo("end reasons: " + "; ".join(f"{r} {c}" for r, c in s["end_reasons"].items()))
-    click.echo(f"game length: mean {s['turns_mean']:.1f} turns, median {s['turns_median']:g}")
+    click.echo(f"game length: mean {s['turns_mean']:.1f} turns, median {s['turns_median']:g}; "
+               f"mean {s['rounds_mean']:.2f} rounds")
+    if s["variables_mean"]:
+        click.echo("counters (mean per game / per round): " + "; ".join(
+            f"{k} {v:.1f} / {s['variables_per_round'][k]:.1f}" for k, v in s["variables_mean"].items()))
     parts = sorted({k for row in s["mean_score_parts"].values() for k in row if k != "total"})
     if parts:
         click.echo("mean score parts: " + "; ".join(
@@ -274,14 +279,15 @@ def explain(ruleset, resolved):
 @cli.command()
 @click.argument("ruleset")
 @click.option("--players", "-p", type=int, help="Number of players (default: the ruleset's minimum).")
-@click.option("--agents", "-a", help="Agents by seat (default: random).")
+@click.option("--agents", "-a", help="Agents by seat (default: the ruleset's default bot, else random).")
 @click.option("--seed", "-s", type=int, default=0, show_default=True)
 def transcript(ruleset, players, agents, seed):
     """Print the full transcript of one seeded bot game (the format of the golden transcripts)."""
     rules = load(ruleset)
     n = _resolve_players(rules, players)
-    game = play_one(rules, n, seed, seat_agents(_agents(agents) or ["random"], n), record=True)
-    click.echo(format_transcript(rules, game, seed, _agents(agents) or ["random"]), nl=False)
+    names = _agents(agents) or [rules.default_agent or "random"]
+    game = play_one(rules, n, seed, seat_agents(names, n), record=True)
+    click.echo(format_transcript(rules, game, seed, names), nl=False)
 
 
 def main():

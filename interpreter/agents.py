@@ -28,6 +28,16 @@ class Request:
             self._view = self._game.view(self.player)
         return self._view
 
+    def option_values(self, rng) -> dict:
+        """How good each option is for this player one step ahead, by the ruleset's `evaluate`,
+        in a world where the cards this player cannot see are dealt again at random."""
+        from .engine.lookahead import option_values
+        return option_values(self._game, self.player, rng)
+
+    @property
+    def has_evaluation(self) -> bool:
+        return self._game.rs.evaluate is not None
+
     @property
     def options(self) -> tuple:
         if self._decision is None:
@@ -60,6 +70,26 @@ class RandomAgent(Agent):
 
     def choose(self, request: Request) -> int:
         return self.rng.randrange(request.count)
+
+
+class GreedyAgent(Agent):
+    """One step of lookahead: the option whose result the ruleset's `evaluate` likes best (ties
+    broken at random; at most 16 options, sampled, are tried), in a world where the cards it cannot
+    see are dealt again at random; plays at random where the ruleset declares no evaluation."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, request: Request) -> int:
+        if request.count == 1:
+            return 0
+        if not request.has_evaluation:
+            return self.rng.randrange(request.count)
+        values = request.option_values(self.rng)
+        best = max(values.values())
+        return self.rng.choice([i for i, v in values.items() if v == best])
 
 
 class FirstAgent(Agent):
@@ -131,13 +161,13 @@ def _zone_text(zone) -> str:
     return ", ".join(zone) if zone else "(empty)"
 
 
-AGENTS = {"random": RandomAgent, "first": FirstAgent, "human": HumanAgent}
+AGENTS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent, "human": HumanAgent}
 
 
 def make_agent(name: str, seed: int = 0) -> Agent:
     """An agent by name; a seeded one where it uses randomness."""
-    if name == "random":
-        return RandomAgent(seed)
+    if name in ("random", "greedy"):
+        return AGENTS[name](seed)
     if name in AGENTS:
         return AGENTS[name]()
     raise GameError(f"unknown agent '{name}' (agents: {', '.join(AGENTS)})", "agent")

@@ -86,6 +86,8 @@ class Ruleset:
     data: dict = field(default_factory=dict)
     param_choices: dict = field(default_factory=dict)  # parameter -> the values it may take
     param_texts: dict = field(default_factory=dict)
+    default_agent: str | None = None   # the bots' agent when none is named
+    evaluate: object = None            # how good a state is for `me` (greedy bots maximise it)
     warnings: list = field(default_factory=list)  # design lint: Diagnostics with severity "warning"
     names: object = None  # the expression names table, for tools that compile more expressions
 

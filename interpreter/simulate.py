@@ -31,7 +31,8 @@ def simulate(rules, games: int, players: int, agent_names: list[str], seed: int 
     shared = 0
     stalled = 0
     tie_breaks = 0
-    lengths, reasons = [], {}
+    lengths, reasons, rounds = [], {}, []
+    var_sums: dict = {}
     part_sums: list[dict] = [dict() for _ in range(players)]
     start = time.perf_counter()
     decisions = 0
@@ -40,6 +41,10 @@ def simulate(rules, games: int, players: int, agent_names: list[str], seed: int 
         result = game.result
         decisions += len(game.state.history)
         lengths.append(result["turns"])
+        rounds.append(result["rounds"])
+        for name, value in game.state.vars.items():
+            if isinstance(value, int) and not isinstance(value, bool):
+                var_sums[name] = var_sums.get(name, 0) + value
         reasons[result["reason"]] = reasons.get(result["reason"], 0) + 1
         if result["stalled"]:
             stalled += 1
@@ -75,6 +80,10 @@ def simulate(rules, games: int, players: int, agent_names: list[str], seed: int 
         "tie_breaks_used": tie_breaks,
         "end_reasons": dict(sorted(reasons.items(), key=lambda kv: -kv[1])),
         "turns_mean": statistics.fmean(lengths) if lengths else 0.0,
+        "rounds_mean": statistics.fmean(rounds) if rounds else 0.0,
+        # the game's numeric variables at the end (counters a ruleset keeps), per game and per round
+        "variables_mean": {k: v / games for k, v in var_sums.items()} if games else {},
+        "variables_per_round": {k: v / max(sum(rounds), 1) for k, v in var_sums.items()},
         "turns_median": statistics.median(lengths) if lengths else 0.0,
         "mean_score_parts": {f"P{s + 1}": {k: v / games for k, v in part_sums[s].items()} for s in range(players)}
         if games else {},

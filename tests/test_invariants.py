@@ -11,6 +11,26 @@ from helpers import shipped_rulesets
 
 RULESETS = shipped_rulesets()
 SEEDS = range(6)
+MAX_DECISIONS = 600          # random play is checked for this many decisions (games may go on longer)
+# Shorter games for the tests where a ruleset's full game is long (Pit: many hands to 500 points).
+TEST_PARAMS = {"pit": {"target": 100}, "pit-bull-bear": {"target": 100}, "pit-classic": {"target": 100},
+               "pit-tutorial": {"target": 20}}
+
+
+def params(rules):
+    return TEST_PARAMS.get(rules.name, {})
+
+
+def random_steps(game, rng, check=None, limit=MAX_DECISIONS):
+    """Random choices until the game ends or `limit` decisions were made."""
+    for _ in range(limit):
+        if check:
+            check(game)
+        if game.is_over:
+            return
+        game.apply(rng.randrange(game.option_count()))
+    if check:
+        check(game)
 
 
 def _loaded(path):
@@ -65,53 +85,56 @@ def _view_ids(view):
 @pytest.mark.parametrize("rules,players", list(cases()))
 def test_cards_conserved_and_no_card_in_two_zones(rules, players):
     everything = list(range(len(rules.cards)))
+
+    def conserved(game):
+        assert sorted(c for zone in game.state.zones for c in zone) == everything
     for seed in SEEDS:
-        game = Game.new(rules, players, seed=seed, record=False)
-        rng = random.Random(seed)
-        while True:
-            held = sorted(c for zone in game.state.zones for c in zone)
-            assert held == everything
-            if game.is_over:
-                break
-            game.apply(rng.randrange(game.option_count()))
-        assert game.result["turns"] <= rules.turn_limit
+        game = Game.new(rules, players, seed=seed, record=False, params=params(rules))
+        random_steps(game, random.Random(seed), conserved)
+
+
+@pytest.mark.parametrize("rules,players", list(cases()))
+def test_every_game_ends_with_the_default_bots(rules, players):
+    from interpreter.simulate import play_one
+    for seed in SEEDS[:2]:
+        game = play_one(rules, players, seed, [rules.default_agent or "random"] * players, params(rules))
+        assert game.is_over and game.result["turns"] <= rules.turn_limit
+        assert game.result["winners"] or game.result["stalled"] or not rules.scoring.parts
 
 
 @pytest.mark.parametrize("rules,players", list(cases()))
 def test_replay_reproduces_the_final_state(rules, players):
     for seed in SEEDS:
-        game = Game.new(rules, players, seed=seed)
-        rng = random.Random(seed + 100)
-        while not game.is_over:
-            game.apply(rng.randrange(game.option_count()))
-        again = Game.replay(rules, players, seed, game.state.history)
+        game = Game.new(rules, players, seed=seed, params=params(rules))
+        random_steps(game, random.Random(seed + 100))
+        again = Game.replay(rules, players, seed, game.state.history, params=params(rules))
         assert again.to_json() == game.to_json()
 
 
 @pytest.mark.parametrize("rules,players", list(cases()))
 def test_clone_is_independent_and_save_restore_round_trips(rules, players):
     for seed in SEEDS:
-        game = Game.new(rules, players, seed=seed)
+        game = Game.new(rules, players, seed=seed, params=params(rules))
         rng = random.Random(seed)
         steps = 0
-        while not game.is_over:
-            if steps % 17 == 5:
+        while not game.is_over and steps < MAX_DECISIONS:
+            if steps % 97 == 5:
                 snapshot = json.dumps(game.to_json(), sort_keys=True)
                 # a clone played to the end leaves the original untouched
                 twin = game.clone()
-                twin_rng = random.Random(seed * 7 + steps)
-                while not twin.is_over:
-                    twin.apply(twin_rng.randrange(twin.option_count()))
+                random_steps(twin, random.Random(seed * 7 + steps), limit=200)
                 assert json.dumps(game.to_json(), sort_keys=True) == snapshot
                 # save -> text -> restore gives the same state, and it plays on identically
                 restored = Game.from_json(rules, json.loads(snapshot))
                 assert json.dumps(restored.to_json(), sort_keys=True) == snapshot
                 a, b = game.clone(), restored
                 r1, r2 = random.Random(steps), random.Random(steps)
-                while not a.is_over:
+                for _ in range(200):
+                    if a.is_over:
+                        break
                     a.apply(r1.randrange(a.option_count()))
                     b.apply(r2.randrange(b.option_count()))
-                assert b.is_over and a.to_json() == b.to_json()
+                assert b.is_over == a.is_over and a.to_json() == b.to_json()
             game.apply(rng.randrange(game.option_count()))
             steps += 1
 
@@ -119,9 +142,11 @@ def test_clone_is_independent_and_save_restore_round_trips(rules, players):
 @pytest.mark.parametrize("rules,players", list(cases()))
 def test_views_hold_only_what_their_player_may_see(rules, players):
     for seed in SEEDS[:3]:
-        game = Game.new(rules, players, seed=seed, record=False)
+        game = Game.new(rules, players, seed=seed, record=False, params=params(rules))
         rng = random.Random(seed)
-        while not game.is_over:
+        for _ in range(MAX_DECISIONS // 2):
+            if game.is_over:
+                break
             for p in range(players):
                 allowed = set()
                 for s, how in _visible_slots(game, p).items():
@@ -136,9 +161,11 @@ def test_views_hold_only_what_their_player_may_see(rules, players):
 
 @pytest.mark.parametrize("rules,players", list(cases()))
 def test_every_decision_has_labelled_options_in_a_stable_order(rules, players):
-    game = Game.new(rules, players, seed=3)
+    game = Game.new(rules, players, seed=3, params=params(rules))
     rng = random.Random(3)
-    while not game.is_over:
+    for _ in range(MAX_DECISIONS):
+        if game.is_over:
+            break
         d = game.decision
         assert len(d.options) == game.option_count() > 0
         assert all(isinstance(o, str) and o for o in d.options)

@@ -72,7 +72,12 @@ class Context:
         try:
             compiled = compile_expr(text, self.names, scope)
         except ExprError as exc:
-            self.fail(path, exc.message, exc.code, exc.hint, offset=exc.offset)
+            hint = exc.hint
+            if exc.code == "expr-syntax" and isinstance(text, str) and (
+                    text.count("(") > text.count(")") or text.count("[") > text.count("]")):
+                # `{cards: f(a, b)}` in YAML: the comma ended the value at `f(a`.
+                hint = "inside { }, a comma ends a value: put quotes around an expression that contains a comma"
+            self.fail(path, exc.message, exc.code, hint, offset=exc.offset)
         compiled.loc = self.source.location(tuple(path))
         if compiled.uses_random and not random_ok:
             self.fail(path, "random() and sample() draw from the game's generator and may be used in effects "

@@ -14,10 +14,11 @@ from .context import Abort, Context, valid_name
 from .effects import EffectCompiler
 
 TOP_KEYS = {"name", "title", "text", "sources", "players", "parameters", "components", "zones", "variables",
-            "player_variables", "procedures", "setup", "actions", "flow", "scoring", "limits", "extends"}
+            "player_variables", "procedures", "setup", "actions", "flow", "scoring", "limits", "extends",
+            "agents"}
 ZONE_KEYS = {"per_player", "count", "visibility", "ordered", "refill_from", "text"}
 ACTION_KEYS = {"text", "args", "when", "if", "label", "do"}
-STEP_KEYS = {"name", "actions", "optional", "player", "if"}
+STEP_KEYS = {"name", "actions", "optional", "player", "players", "if"}
 FLOW_KEYS = ("first_player", "ends", "round")
 ROUND_KEYS = ("first_player", "start", "turn", "ends", "end")
 TURN_KEYS = ("start", "steps", "end", "next_player")
@@ -28,6 +29,8 @@ PLAYERS_KEYS = ("min", "max")
 LIMITS_KEYS = ("turns",)
 PROCEDURE_KEYS = ("args", "do")
 PARAMETER_KEYS = ("value", "choices", "text")
+AGENTS_KEYS = ("default", "evaluate")
+AGENT_NAMES = ("random", "first", "greedy", "human")
 DEFAULT_TURN_LIMIT = 1000
 
 
@@ -90,6 +93,7 @@ class _Builder:
         setup_block = self.fx.block(("setup",), Scope({})) if "setup" in data else None
         flow = self.guard(self.flow, setup_block)
         scoring = self.guard(self.scoring) or Scoring()
+        default_agent, evaluate = self.guard(self.agents) or (None, None)
         ctx.check()
         game_block, steps_id, turn_loop_id, turn_limit = flow
         labels = self.card_labels()
@@ -107,7 +111,7 @@ class _Builder:
             actions=self.actions, scoring=scoring, turn_limit=turn_limit, nodes=ctx.nodes,
             blocks=ctx.blocks, game_block=game_block, steps_node=steps_id, turn_loop_node=turn_loop_id,
             fingerprint=hashlib.sha256(canonical.encode()).hexdigest()[:16], path=ctx.source.file, data=data,
-            names=ctx.names, warnings=ctx.warnings)
+            names=ctx.names, warnings=ctx.warnings, default_agent=default_agent, evaluate=evaluate)
 
     def lint(self):
         """Design warnings that need the whole ruleset: names declared but never used."""
@@ -558,10 +562,15 @@ class _Builder:
                     raise Abort()  # the action itself had an error, already reported
                 ctx.unknown(p, "action", name, self.actions, "unknown-action")
             actions.append(self.actions[name])
+        if "player" in step and "players" in step:
+            ctx.fail(path + ("players",), "give 'player' (one chooser) or 'players' (several at once), not both",
+                     "effect", key=True)
         player = ctx.expr(path + ("player",), scope, random_ok=False) if "player" in step else None
+        players = ctx.expr(path + ("players",), scope, random_ok=False) if "players" in step else None
         when = ctx.expr(path + ("if",), scope, random_ok=False) if "if" in step else None
         label = str(step.get("name") or "/".join(names))
-        return ctx.node(N.Step(actions, player, bool(step.get("optional", False)), when, label), path, label)
+        node = N.Step(actions, player, players, bool(step.get("optional", False)), when, label)
+        return ctx.node(node, path, label)
 
     def ends(self, path, entries, scope, winners_allowed=True):
         ctx = self.ctx
@@ -589,6 +598,24 @@ class _Builder:
             except Abort:
                 continue
         return out
+
+    def agents(self):
+        """`agents`: the bots' default for this game, and the evaluation a greedy bot maximises."""
+        ctx = self.ctx
+        spec = self.section("agents", {})
+        if not isinstance(spec, dict):
+            ctx.fail(("agents",), "expected a map with default and evaluate", "type")
+        for k in spec:
+            if k not in AGENTS_KEYS:
+                ctx.unknown(("agents", k), "agents field", k, AGENTS_KEYS, key=True)
+        default = spec.get("default")
+        if default is not None and default not in AGENT_NAMES:
+            ctx.unknown(("agents", "default"), "agent", default, AGENT_NAMES, "unknown-agent")
+        evaluate = ctx.expr(("agents", "evaluate"), Scope({}), random_ok=False) if "evaluate" in spec else None
+        if default == "greedy" and evaluate is None:
+            ctx.fail(("agents", "default"), "a greedy bot needs 'evaluate': how good a state is for 'me'",
+                     "missing-field")
+        return default, evaluate
 
     # scoring -------------------------------------------------------------------------
     def scoring(self):

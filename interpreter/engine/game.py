@@ -25,6 +25,8 @@ class Decision:
 class Game:
     """A game in progress. Drive it with `decision`, `apply(index)`, `is_over` and `result`."""
 
+    probing = False   # a lookahead copy: stop at the next decision without listing its options
+
     def __init__(self, ruleset, state: State, record: bool = True):
         self.rs = ruleset
         self.state = state
@@ -145,9 +147,11 @@ class Game:
         d = self.decision
         return () if d is None else d.options
 
-    def clone(self) -> "Game":
-        """An independent copy of this game."""
-        return Game(self.rs, self.state.clone(), self.record)
+    def clone(self, share_rng: bool = False) -> "Game":
+        """An independent copy of this game (`share_rng`: a throw-away copy that may share the generator)."""
+        copy = Game(self.rs, self.state.clone(share_rng), self.record)
+        copy.probing = self.probing
+        return copy
 
     def to_json(self) -> dict:
         index = self.rs.block_index

@@ -308,7 +308,9 @@ class Choose(Node):
     Options come from inline `args` (bound into the surrounding environment, then `do` runs) or
     from named actions (their effects run, with `me` the chooser). With `players`, every chooser's
     options are fixed from the same state and nothing is applied until all have chosen (a
-    simultaneous decision); the choices then take effect in seat order, each with `me` the chooser.
+    simultaneous decision); the choices then take effect one by one, each with `me` the chooser, in
+    seat order starting from a seat that moves on every turn (turn mod players), so that no seat
+    always wins a race.
     """
 
     def __init__(self, player, players, prompt, choice, body, actions, optional):
@@ -326,6 +328,9 @@ class Choose(Node):
         return options
 
     def run(self, vm, g, frame):
+        if vm.probing:
+            # a lookahead stops where the next decision would be asked, without listing its options
+            return vm.ask(self.id, -1, ())
         env = frame[2]
         if self.players is None:
             p = self.player(g, env, None)
@@ -333,7 +338,8 @@ class Choose(Node):
             if options:
                 return vm.ask(self.id, p, options)
             return
-        queue = [[p, self._options(g, env, p)] for p in self.players(g, env, None)]
+        # options are tuples: never changed, so clones can share them
+        queue = [(p, tuple(self._options(g, env, p))) for p in self.players(g, env, None)]
         queue = [q for q in queue if q[1]]
         if not queue:
             return
@@ -345,14 +351,16 @@ class Choose(Node):
             self._apply(vm, frame[2], option, player, shared=True)
             return
         data = frame[4]
-        data["chosen"].append([player, list(option)])
+        data["chosen"].append((player, tuple(option)))
         waiting = data["queue"][len(data["chosen"]):]
         if waiting:
             vm.ask(self.id, waiting[0][0], waiting[0][1])
             return
-        g.stack.pop()  # the hold frame: every choice is in; apply them in seat order
+        g.stack.pop()  # the hold frame: every choice is in; apply them in priority order
         env = frame[2]
-        for p, opt in sorted(data["chosen"], key=lambda c: c[0], reverse=True):
+        n, first = g.n, g.turn % g.n   # priority rotates with the turn: seat `first` goes first
+        order = sorted(data["chosen"], key=lambda c: (c[0] - first) % n, reverse=True)
+        for p, opt in order:            # pushed last-first, so they run first-first
             self._apply(vm, env, (opt[0], tuple(opt[1])), p, shared=False)
 
     def _apply(self, vm, env, option, player, shared):
@@ -458,46 +466,18 @@ class Steps(Node):
         vm.push(self.body, frame[2], self.id)
 
 
-class Step(Node):
-    """One step of a turn: the player chooses one of the legal options of the listed actions."""
+class Step(Choose):
+    """One step of a turn: the current player (or `player`, or several `players` at once) chooses one
+    of the legal options of the listed actions; an optional step adds "pass"; no option, no step."""
 
-    def __init__(self, actions, player, optional, when, name):
-        self.actions, self.player, self.optional, self.when, self.name = actions, player, optional, when, name
+    def __init__(self, actions, player, players, optional, when, name):
+        super().__init__(player or (lambda g, e, it: g.current), players, name, None, None, actions, optional)
+        self.when, self.name = when, name
 
     def run(self, vm, g, frame):
-        env = frame[2]
-        if self.when is not None and not self.when(g, env, None):
+        if self.when is not None and not self.when(g, frame[2], None):
             return
-        p = g.current if self.player is None else self.player(g, env, None)
-        options = []
-        for i, action in enumerate(self.actions):
-            for args in action.options(g, p):
-                options.append((i, args))
-        if not options:
-            return
-        if self.optional:
-            options.append((-1, ()))
-        return vm.ask(self.id, p, options)
-
-    def resume(self, vm, g, frame, option, player):
-        i, args = option
-        if i < 0:
-            return
-        action = self.actions[i]
-        env = {"me": player}
-        for name, value in zip(action.arg_names, args):
-            env[name] = value
-        if action.block is not None:
-            vm.push(action.block, env)
-
-    def prompt_text(self, vm, g, pending):
-        return self.name
-
-    def label(self, vm, g, player, option):
-        i, args = option
-        if i < 0:
-            return "pass"
-        return self.actions[i].label(vm, g, player, args)
+        return Choose.run(self, vm, g, frame)
 
 
 class EndChecks(Node):

@@ -19,17 +19,22 @@ class State:
         self.round = 0
         self.turn = 0
 
-    def clone(self) -> "State":
-        """An independent copy: no list is shared with the original."""
+    def clone(self, share_rng: bool = False) -> "State":
+        """An independent copy: no list is shared with the original.
+
+        `share_rng` keeps the same random generator object (lookahead trials, which are thrown away)."""
         c = State.__new__(State)
         c.n, c.players, c.seed = self.n, self.players, self.seed
         c.zones = [z[:] for z in self.zones]
         c.vars = {k: _copy(v) for k, v in self.vars.items()}
-        c.pvars = {k: [_copy(x) for x in v] for k, v in self.pvars.items()}
+        c.pvars = {k: _copy(v) for k, v in self.pvars.items()}
         c.params = self.params  # never changed during a game
         c.current, c.round, c.turn = self.current, self.round, self.turn
-        c.rng = random.Random()
-        c.rng.setstate(self.rng.getstate())
+        if share_rng:
+            c.rng = self.rng
+        else:
+            c.rng = random.Random(0)   # a fixed seed is cheap; the state is overwritten at once
+            c.rng.setstate(self.rng.getstate())
         c.stack = _copy_frames(self.stack)
         c.pending = self.pending  # tuples all the way down
         c.result = self.result
@@ -101,12 +106,16 @@ def _tuple(value):
     return tuple(value)
 
 
+_PLAIN = (int, str, bool, tuple, type(None), float)
+
+
 def _copy(value):
+    """A copy of plain data: lists and dicts are copied, everything else is immutable and shared."""
     t = type(value)
     if t is list:
-        return [_copy(v) for v in value]
+        return [v if type(v) in _PLAIN else _copy(v) for v in value]
     if t is dict:
-        return {k: _copy(v) for k, v in value.items()}
+        return {k: v if type(v) in _PLAIN else _copy(v) for k, v in value.items()}
     return value
 
 

@@ -22,16 +22,19 @@ GAMES = [
     ("piepmatz-songbirds", 3, 1, ["random"]),
     ("cubirds-bga-setup", 2, 4, ["random"]),
     ("piepmatz-three-perches", 2, 5, ["random"]),
+    ("pit", 3, 1, ["greedy"], {"target": 200}),
+    ("pit", 5, 2, ["greedy", "random"], {"target": 100}),
 ]
 
 
-def transcript_name(ruleset, players, seed, agents) -> str:
-    return f"{ruleset}-{players}p-seed{seed}-{'-'.join(agents)}.txt"
+def transcript_name(ruleset, players, seed, agents, params=None) -> str:
+    extra = "".join(f"-{k}{v}" for k, v in (params or {}).items())
+    return f"{ruleset}-{players}p-seed{seed}-{'-'.join(agents)}{extra}.txt"
 
 
-def render(ruleset, players, seed, agents) -> str:
+def render(ruleset, players, seed, agents, params=None) -> str:
     rules = load(ruleset)
-    game = play_one(rules, players, seed, seat_agents(agents, players), record=True)
+    game = play_one(rules, players, seed, seat_agents(agents, players), params, record=True)
     return format_transcript(rules, game, seed, agents)
 
 
