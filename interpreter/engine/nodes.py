@@ -381,7 +381,11 @@ class Choose(Node):
             vm.push(self.body, target)
 
     def prompt_text(self, vm, g, pending):
-        return self.prompt(vm, g, {"me": pending[1]}) if callable(self.prompt) else self.prompt
+        if not callable(self.prompt):
+            return self.prompt
+        env = dict(g.stack[-1][2]) if g.stack else {}
+        env["me"] = pending[1]
+        return self.prompt(vm, g, env)
 
     def label(self, vm, g, player, option):
         i, args = option

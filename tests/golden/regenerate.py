@@ -24,6 +24,9 @@ GAMES = [
     ("piepmatz-three-perches", 2, 5, ["random"]),
     ("pit", 3, 1, ["greedy"], {"target": 200}),
     ("pit", 5, 2, ["greedy", "random"], {"target": 100}),
+    ("pit-bull-bear", 4, 1, ["greedy"], {"target": 100}),
+    ("pit-classic", 3, 2, ["greedy"], {"target": 100}),
+    ("pit-tutorial", 7, 1, ["greedy"], {"target": 50}),
 ]
 
 
