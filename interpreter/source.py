@@ -14,6 +14,7 @@ from .errors import Diagnostic, Location, RulesetError
 MAX_FILE_BYTES = 1_000_000
 MAX_DEPTH = 64
 MAX_NODES = 200_000
+PLAIN_TAGS = {"tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"}
 
 
 class Origin:
@@ -118,6 +119,9 @@ class _Builder:
                 return self.constructor.construct_object(node, deep=True)
             except yaml.YAMLError as exc:
                 raise _error(self.file, self.text, node.start_mark, "yaml", str(exc).splitlines()[0])
+        if not isinstance(node, ScalarNode) and node.tag not in PLAIN_TAGS:
+            raise _error(self.file, self.text, node.start_mark, "yaml",
+                         f"the tag '{node.tag}' is not allowed: a ruleset holds plain maps, lists and values")
         if isinstance(node, SequenceNode):
             return [self.build(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
         if isinstance(node, MappingNode):

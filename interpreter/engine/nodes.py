@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..errors import GameError
 
 MAX_STACK = 200
+MAX_LOOP = 100_000   # no loop runs more often than this, whatever its `max` says
 
 FRONT_WORDS = {"start", "left", "top", "first", "front"}
 BACK_WORDS = {"end", "right", "bottom", "last", "back"}
@@ -207,7 +208,7 @@ class Repeat(Node):
     def run(self, vm, g, frame):
         env = frame[2]
         if self._go_on(g, env):
-            limit = self.limit(g, env, None)
+            limit = min(self.limit(g, env, None), MAX_LOOP)
             if limit < 1:
                 vm.stall(f"a loop may run {limit} times but its condition holds ({self.text} at {self.loc})")
                 return

@@ -196,6 +196,19 @@ def _offset(tree) -> int:
     return getattr(meta, "start_pos", 0) or 0 if meta is not None and not meta.empty else 0
 
 
+MAX_NUMBER = 10 ** 18
+
+
+def _times(x, y):
+    """Multiplication of numbers only (a text or list times a number could fill the memory)."""
+    if type(x) is not int or type(y) is not int:
+        raise TypeError(f"'*' multiplies numbers, not {type(x).__name__} and {type(y).__name__}")
+    v = x * y
+    if abs(v) > MAX_NUMBER:
+        raise ValueError(f"a number grew past {MAX_NUMBER}")
+    return v
+
+
 def _filter_eq(items, table, value):
     return [x for x in items if table[x] == value]
 
@@ -408,7 +421,7 @@ class _Compiler:
         if op == "-":
             return (lambda g, e, it: a(g, e, it) - b(g, e, it)), "int"
         if op == "*":
-            return (lambda g, e, it: a(g, e, it) * b(g, e, it)), "int"
+            return (lambda g, e, it: _times(a(g, e, it), b(g, e, it))), "int"
         if op == "/":
             return (lambda g, e, it: a(g, e, it) // b(g, e, it)), "int"
         return (lambda g, e, it: a(g, e, it) % b(g, e, it)), "int"

@@ -83,8 +83,14 @@ def _groups(xs, key):
     return [groups[k] for k in order]
 
 
+MAX_RANGE = 100_000
+
+
 def _range(a, b=None):
-    return list(range(a)) if b is None else list(range(a, b))
+    lo, hi = (0, a) if b is None else (a, b)
+    if hi - lo > MAX_RANGE:
+        raise ValueError(f"range of {hi - lo} numbers is larger than the limit of {MAX_RANGE}")
+    return list(range(lo, hi))
 
 
 def _index_of(xs, v):
