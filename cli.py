@@ -17,6 +17,8 @@ from interpreter.errors import Diagnostic, GameError
 from interpreter.simulate import play_one, seat_agents, simulate
 from interpreter.transcript import format_transcript
 from interpreter.extends import load_merged
+from interpreter.explain import explain_markdown
+from interpreter.probe import probe
 
 
 def _params(values) -> dict:
@@ -91,7 +93,10 @@ def _first_sentence(text: str, limit: int = 90) -> str:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Diagnostics as text or as JSON data.")
 @click.option("--strict", is_flag=True, help="Treat warnings (design lint) as errors.")
-def validate(files, fmt, strict):
+@click.option("--simulate", "games", type=click.IntRange(0, 100_000), default=0,
+              help="Also play N seeded games per player count with the ruleset's bots and report "
+                   "actions never taken and games that stall.")
+def validate(files, fmt, strict, games):
     """Check ruleset files; print every problem as file:line:col with the line and a caret.
 
     Errors stop a ruleset from loading; warnings point at likely design mistakes (a declared card
@@ -106,7 +111,11 @@ def validate(files, fmt, strict):
     for f in files:
         diags: list[Diagnostic] = []
         try:
-            diags = list(load_source(load_merged(f)).warnings)
+            source = load_merged(f)
+            rules = load_source(source)
+            diags = list(rules.warnings)
+            if games:
+                diags += probe(rules, source, games)
         except RulesetError as exc:
             diags = exc.diagnostics
         errors = sum(d.severity == "error" for d in diags)
@@ -260,17 +269,22 @@ def _print_stats(s):
 @click.argument("ruleset")
 @click.option("--resolved", is_flag=True, help="Print the ruleset with the bases it extends merged in, as YAML.")
 def explain(ruleset, resolved):
-    """Show a ruleset: with --resolved, the complete merged YAML of a variant and its bases.
+    """Write a ruleset's rules as a Markdown document (or, with --resolved, its merged YAML).
+
+    The document is generated from the ruleset: components, zones, parameters, setup by player
+    count, the flow of a round and a turn, each action, the end of the game, scoring and bots.
 
     \b
     Examples:
+      rulebook explain NAME > rules.md
       rulebook explain my-variant.yaml --resolved
     """
     path = resolve(ruleset)
     source = load_merged(path)
-    load_source(source)   # report errors before printing anything
+    rules = load_source(source)   # report errors before printing anything
     if not resolved:
-        raise click.UsageError("only --resolved is available for now")
+        click.echo(explain_markdown(rules), nl=False)
+        return
     chain = getattr(source, "chain", [source.file])
     click.echo(f"# {source.data.get('name')}: merged from " + " <- ".join(chain))
     click.echo(yaml.safe_dump(source.data, sort_keys=False, allow_unicode=True, width=100), nl=False)

@@ -37,7 +37,13 @@ def load_source(source) -> Ruleset:
         if not schema_diags:
             raise
     lines = {(d.location.file, d.location.line) for d in found if d.location}
-    found += [d for d in schema_diags if not d.location or (d.location.file, d.location.line) not in lines]
+    parents = {d.path[:-1] for d in found if d.path}
+
+    def said(d):
+        """The compiler already spoke about this place: the same line, or a sibling key of it."""
+        on_line = d.location is not None and (d.location.file, d.location.line) in lines
+        return on_line or (len(d.path) > 1 and d.path[:-1] in parents)
+    found += [d for d in schema_diags if not said(d)]
     if found:
         raise RulesetError(found)
     rules.chain = list(getattr(source, "chain", [source.file]))

@@ -26,6 +26,7 @@ class Diagnostic:
     location: Location | None = None
     severity: str = "error"
     hint: str | None = None
+    path: tuple = ()   # where in the ruleset's data (for merging findings of several checks)
 
     def render(self) -> str:
         """Format as `file:line:col: error[code]: message`, then the line and a caret."""

@@ -36,7 +36,7 @@ def schema_diagnostics(source) -> list[Diagnostic]:
             extra = [k for k in error.instance if k not in error.schema.get("properties", {})]
             if extra:
                 path, key = path + (extra[0],), True
-        out.append(Diagnostic("schema", _message(error), source.location(path, key=key)))
+        out.append(Diagnostic("schema", _message(error), source.location(path, key=key), path=path))
     return out
 
 

@@ -13,7 +13,7 @@ from .errors import Diagnostic, Location, RulesetError
 # Limits that keep a hostile file from exhausting the machine.
 MAX_FILE_BYTES = 1_000_000
 MAX_DEPTH = 64
-MAX_NODES = 200_000
+MAX_NODES = 50_000
 PLAIN_TAGS = {"tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"}
 
 
@@ -85,6 +85,7 @@ class Source:
 
 
 def _error(file: str, text: str, mark, code: str, message: str, hint: str | None = None) -> RulesetError:
+    """A one-diagnostic RulesetError at a PyYAML mark."""
     lines = text.splitlines()
     line = mark.line if mark is not None else 0
     col = mark.column if mark is not None else 0
@@ -115,6 +116,9 @@ class _Builder:
         self.marks[path] = Mark(node.start_mark.line, node.start_mark.column, style, self.origin,
                                 node.value if style in ("|", ">") else None)
         if isinstance(node, ScalarNode):
+            if node.tag.startswith("tag:yaml.org,2002:python/") or not node.tag.startswith("tag:yaml.org,2002:"):
+                raise _error(self.file, self.text, node.start_mark, "yaml",
+                             f"the tag '{node.tag}' is not allowed: a ruleset holds plain maps, lists and values")
             try:
                 return self.constructor.construct_object(node, deep=True)
             except yaml.YAMLError as exc:
@@ -158,7 +162,13 @@ def parse_text(text: str, file: str = "<string>") -> Source:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         message = exc.problem or exc.context or "invalid YAML"
-        raise _error(file, text, mark, "yaml", f"YAML syntax: {message}")
+        hint = None
+        if exc.context and exc.context_mark is not None and exc.problem_mark is not None \
+                and exc.context_mark.line != exc.problem_mark.line:
+            # the real mistake is often where the context began: an unclosed { or [
+            hint = (f"{exc.context}, which starts at line {exc.context_mark.line + 1}, "
+                    f"column {exc.context_mark.column + 1}: is a bracket left open there?")
+        raise _error(file, text, mark, "yaml", f"YAML syntax: {message}", hint)
     except yaml.YAMLError as exc:
         raise RulesetError([Diagnostic("yaml", f"YAML: {exc}", Location(file, 1, 1))])
     if node is None:

@@ -36,7 +36,7 @@ def test_billion_laughs_is_refused_quickly_and_in_little_memory():
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert info.value.diagnostics[0].code == "too-large"
-    assert elapsed < 5 and peak < 200 * 1024 * 1024
+    assert elapsed < 10 and peak < 100 * 1024 * 1024
 
 
 def test_python_tags_are_not_constructed():

@@ -34,7 +34,8 @@ class Context:
 
     # diagnostics ------------------------------------------------------------
     def error(self, path, message, code="ruleset", hint=None, offset=0, key=False):
-        self.diagnostics.append(Diagnostic(code, message, self.source.location(tuple(path), offset, key), hint=hint))
+        self.diagnostics.append(Diagnostic(code, message, self.source.location(tuple(path), offset, key), hint=hint,
+                                           path=tuple(path)))
 
     def warn(self, path, message, code="lint", hint=None, key=False):
         """A design problem that does not stop the ruleset from running."""
@@ -73,7 +74,8 @@ class Context:
             compiled = compile_expr(text, self.names, scope)
         except ExprError as exc:
             hint = exc.hint
-            if exc.code == "expr-syntax" and isinstance(text, str) and (
+            line = self.source.location(tuple(path)).source_line
+            if exc.code == "expr-syntax" and isinstance(text, str) and "{" in line and (
                     text.count("(") > text.count(")") or text.count("[") > text.count("]")):
                 # `{cards: f(a, b)}` in YAML: the comma ended the value at `f(a`.
                 hint = "inside { }, a comma ends a value: put quotes around an expression that contains a comma"

@@ -119,8 +119,9 @@ class _Builder:
         for name in self.params:
             if ("param", name) not in used:
                 ctx.warn(("parameters", name), f"parameter '{name}' is never used", "unused", key=True)
+        refills = {z.refill_from for z in self.zone_defs.values()}
         for name in self.zone_defs:
-            if ("zone", name) not in used and not any(h[3] == name for h in self.card_homes):
+            if ("zone", name) not in used and name not in refills and not any(h[3] == name for h in self.card_homes):
                 ctx.warn(("zones", name), f"zone '{name}' is never used", "unused", key=True)
         for key, kind in (("variables", "var"), ("player_variables", "pvar")):
             for name in self.section(key, {}):
@@ -188,6 +189,12 @@ class _Builder:
                 ctx.error(vpath, "a parameter is a number, text, true/false, a list, "
                           "or a table by player count", "parameter")
                 continue
+            if isinstance(value, dict):
+                missing = [n for n in range(lo, hi + 1) if n not in value]
+                if missing:
+                    ctx.warn(vpath, f"parameter '{name}' has no value for "
+                             + ", ".join(map(str, missing)) + f" player{'s' if missing != [1] else ''}"
+                             f" (the ruleset is for {lo} to {hi})", "parameter-table")
             allowed = self.param_choices.get(name)
             values = value.values() if isinstance(value, dict) else [value]
             bad = [v for v in values if allowed is not None and v not in allowed]
@@ -346,7 +353,7 @@ class _Builder:
         self.initial = {}
         for ctype, first, last, home, path in self.card_homes:
             if home is None:
-                ctx.error(path, f"say where the {ctype} cards start, as in 'in: deck'", "missing-field")
+                ctx.error(path, f"say where the cards of type '{ctype}' start, as in 'in: deck'", "missing-field")
             elif home not in names.shared_zones:
                 ctx.unknown(path + ("in",), "shared zone", home, names.shared_zones, "unknown-zone")
             else:
@@ -372,13 +379,16 @@ class _Builder:
         names.global_vars, names.player_vars = set(self.global_vars), set(self.player_vars)
         seen = {n: "built-in name" for n in BUILTIN_NAMES}
         seen["it"] = "built-in name"
-        for kind, group in (("parameter", names.params), ("card attribute", names.card_attrs),
-                            ("zone", set(names.shared_zones) | set(names.families) | set(names.player_zones)),
-                            ("variable", names.global_vars), ("player variable", names.player_vars)):
-            for n in group:
-                if n in seen and not (n == "type" and kind == "card attribute"):
-                    ctx.error((), f"'{n}' is both a {seen[n]} and a {kind}; names must be unique", "name-clash")
-                seen[n] = kind
+        defined = [("parameter", n, ("parameters", n)) for n in names.params]
+        defined += [("card attribute", n, ("components",)) for n in names.card_attrs if n != "type"]
+        defined += [("zone", n, ("zones", n)) for n in self.zone_defs]
+        defined += [("variable", n, ("variables", n)) for n in names.global_vars]
+        defined += [("player variable", n, ("player_variables", n)) for n in names.player_vars]
+        for kind, n, path in defined:
+            if n in seen:
+                ctx.error(path, f"'{n}' is both a {seen[n]} and a {kind}; names must be unique", "name-clash",
+                          key=len(path) > 1)
+            seen[n] = kind
 
     # procedures and actions ------------------------------------------------------
     def procedures(self):

@@ -1,0 +1,483 @@
+"""Explain a ruleset: its rules as a readable Markdown document, generated from the compiled ruleset."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .compiler.effects import DEFAULT_LOOP_MAX
+
+SEES = {"public": "everyone sees every card", "count": "everyone sees only how many cards",
+        "top": "everyone sees how many cards and the top card",
+        "hidden": "nobody sees anything, not even how many cards"}
+END_WORDS = {"start", "left", "top", "first", "front", "end", "right", "bottom", "last", "back"}
+
+
+# small text helpers --------------------------------------------------------------------------
+def flat(text) -> str:
+    """Collapse the line breaks and runs of spaces of a YAML text into single spaces."""
+    return " ".join(str(text).split())
+
+
+def code(value) -> str:
+    """A value for the reader: numbers and true/false as they are, expressions in backticks."""
+    return plain(value) if value is None or isinstance(value, (int, list)) else f"`{flat(value)}`"
+
+
+def words(items, last="and") -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    items = list(items)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1] if len(items) > 1 else "".join(items)
+
+
+def cell(value) -> str:
+    """A value fit for a Markdown table cell."""
+    if isinstance(value, bool):
+        value = "yes" if value else "no"
+    return flat("" if value is None else value).replace("|", "\\|") or "—"
+
+
+def plain(value) -> str:
+    """A parameter value in words: true/false, lists in brackets, tables by player count."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return ", ".join(f"{n}: {plain(v)}" for n, v in value.items()) + " (by player count)"
+    if isinstance(value, list):
+        return "[" + ", ".join(plain(v) for v in value) + "]"
+    return "none" if value is None else str(value)
+
+
+def table(header, rows) -> list[str]:
+    """A Markdown table."""
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return out + ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+
+
+# effects in words -----------------------------------------------------------------------------
+def cards(count) -> str:
+    """How many cards, in words: 1 card, 2 cards, all the cards, `n` cards."""
+    return "all the cards" if count == "all" else "1 card" if count == 1 else f"{code(count)} cards"
+
+
+def end_of(where, zone) -> str:
+    """An end of a zone in words: the top of `pile`, the `side` end of `row[r]`."""
+    return f"the {where} of {code(zone)}" if where in END_WORDS else f"the {code(where)} end of {code(zone)}"
+
+
+def r_move(f, _):
+    """`move`: how many cards (or which), from where, to where."""
+    what = f"the cards {code(f['cards'])}" if "cards" in f else cards(f.get("count", 1))
+    src = end_of(f["take"], f["from"]) if "take" in f else code(f["from"])
+    dst = end_of(f["at"], f["to"]) if "at" in f else code(f["to"])
+    short = " If there are too few cards:" if f.get("if_empty") else ""
+    return f"Move {what} from {src} to {dst}.{short}", [(None, f.get("if_empty"))]
+
+
+def r_deal(f, _):
+    """`deal`: how many cards each player gets, one at a time around the table."""
+    who = f"each of {code(f['players'])} in turn" if "players" in f else "each player in turn"
+    short = " If the cards run out:" if f.get("if_empty") else ""
+    return (f"Deal {cards(f['count'])} from {code(f['from'])} to the {code(f['to'])} of {who}, "
+            f"one card at a time.{short}"), [(None, f.get("if_empty"))]
+
+
+def r_loop(word):
+    """The renderer of `while` or `until`."""
+    def render(cond, e):
+        limit = e.get("max", DEFAULT_LOOP_MAX)
+        return f"Repeat {word} {code(cond)} (at most {code(limit)} times):", [(None, e.get("do"))]
+    return render
+
+
+def r_choose(f, _):
+    """`choose`: who chooses what, among which values or actions, then the effects."""
+    if "players" in f:
+        who = f"Each of {code(f['players'])} (all at once, then applied one by one)"
+    else:
+        who = code(f.get("player", "me"))
+    if "actions" in f:
+        names = f["actions"] if isinstance(f["actions"], list) else [f["actions"]]
+        what = "an option of " + words([code(a) for a in names], "or")
+    else:
+        what = words(f"{code(a)} from {code(d)}" for a, d in (f.get("args") or {}).items())
+    text = f"{who} chooses {what}"
+    text += f" such that {code(f['if'])}" if "if" in f else ""
+    text += ", or passes" if f.get("optional") else ""
+    text += f' ("{flat(f["prompt"])}")' if "prompt" in f else ""
+    return text + (":" if f.get("do") else "."), [(None, f.get("do"))]
+
+
+def r_call(name, e):
+    """`call`: the procedure and its arguments."""
+    given = e.get("with") or {}
+    args = " (with " + words(f"{code(k)} = {code(v)}" for k, v in given.items()) + ")" if given else ""
+    return f"Do *{name}*{args}.", []
+
+
+def r_end_game(f, _):
+    """`end_game`: the reason and the winners."""
+    f = f or {}
+    why = f" ({flat(f['reason'])})" if "reason" in f else ""
+    if "winners" in f:
+        return f"The game ends{why}: winners are {code(f['winners'])}.", []
+    return f"The game ends{why}; the scoring decides the winners.", []
+
+
+def pairs(verb, link, flip=False):
+    """The renderer of `set`, `add` or `let`: one clause per variable ("Add 1 to `x`": flipped)."""
+    def render(f, _):
+        clauses = (f"{code(v)} {link} {code(k)}" if flip else f"{code(k)} {link} {code(v)}" for k, v in f.items())
+        return f"{verb} {words(clauses)}.", []
+    return render
+
+
+# effect name -> renderer(its value, the whole item) -> (sentence, [(heading or None, nested effects)])
+RENDER = {
+    "move": r_move, "deal": r_deal,
+    "shuffle": lambda zone, _: (f"Shuffle {code(zone)}.", []),
+    "set": pairs("Set", "to"), "add": pairs("Add", "to", flip=True), "let": pairs("Let", "be"),
+    "if": lambda cond, e: (f"If {code(cond)}:", [(None, e.get("then")), ("Otherwise:", e.get("else"))]),
+    "while": r_loop("while"), "until": r_loop("until"),
+    "for_each": lambda name, e: (f"For each {code(name)} in {code(e.get('in'))}:", [(None, e.get("do"))]),
+    "choose": r_choose, "call": r_call,
+    "log": lambda text, _: (f'Log "{flat(text)}".', []),
+    "end_turn": lambda *_: ("End the turn (skip its remaining steps).", []),
+    "end_round": lambda *_: ("End the round.", []),
+    "end_game": r_end_game,
+}
+
+
+def head(item) -> tuple[str, object, dict]:
+    """An effect item -> (effect name, its value, the whole map)."""
+    if isinstance(item, str):
+        return item, None, {}
+    name = next(k for k in item if k in RENDER)
+    return name, item[name], item
+
+
+def sentence(item) -> tuple[str, list]:
+    """One effect -> its sentence and its nested groups [(heading or None, effects)]."""
+    name, value, whole = head(item)
+    return RENDER[name](value, whole)
+
+
+def bullets(effects, depth: int = 0) -> list[str]:
+    """A list of effects -> Markdown bullets, one per effect, nested for the effects inside it."""
+    out, pad = [], "  " * depth
+    for item in effects or []:
+        text, groups = sentence(item)
+        out.append(f"{pad}- {text}")
+        for heading, inner in groups:
+            if inner:
+                out += ([f"{pad}- {heading}"] if heading else []) + bullets(inner, depth + 1)
+    return out
+
+
+def walk(effects):
+    """Every effect of a list, with the effects inside them, depth first."""
+    for item in effects or []:
+        yield item
+        for _, inner in sentence(item)[1]:
+            yield from walk(inner)
+
+
+# the document -----------------------------------------------------------------------------------
+def flow_parts(data) -> tuple[dict, dict, dict]:
+    """The flow, its round and the round's turn, each a map (empty when absent)."""
+    flow = data.get("flow") or {}
+    rnd = flow.get("round") or {}
+    return flow, rnd, rnd.get("turn") or {}
+
+
+def places(data):
+    """Every effect list of the ruleset, with where it is, in reading order."""
+    flow, rnd, turn = flow_parts(data)
+    yield "the setup", data.get("setup")
+    for name, spec in (data.get("procedures") or {}).items():
+        yield f"procedure *{name}*", spec.get("do") if isinstance(spec, dict) else spec
+    for name, spec in (data.get("actions") or {}).items():
+        yield f"action `{name}`", (spec or {}).get("do")
+    yield "the start of a round", rnd.get("start")
+    yield "the start of a turn", turn.get("start")
+    yield "the end of a turn", turn.get("end")
+    yield "the end of a round", rnd.get("end")
+    for entry in flow.get("ends") or []:
+        yield "a game end", entry.get("do")
+
+
+def found(data, effect) -> list[str]:
+    """The places where an effect of this kind appears, each once, in reading order."""
+    return list(dict.fromkeys(where for where, effects in places(data) for e in walk(effects) if head(e)[0] == effect))
+
+
+def steps_of(data) -> list[dict]:
+    """The turn's steps, each as a map (a bare action name becomes {actions: [name]})."""
+    out = []
+    for step in flow_parts(data)[2].get("steps") or []:
+        step = {"actions": [step]} if isinstance(step, str) else dict(step)
+        if isinstance(step.get("actions"), str):
+            step["actions"] = [step["actions"]]
+        step.setdefault("name", "/".join(step["actions"]))
+        out.append(step)
+    return out
+
+
+def header(rules, data) -> list[str]:
+    """The title, the description, the sources and the number of players."""
+    out = [f"# {rules.title}", ""]
+    if rules.text:
+        out += [flat(rules.text), ""]
+    chain = [Path(p).name for p in getattr(rules, "chain", []) or []]
+    out.append(f"Ruleset `{rules.name}`" + (f", built on {' ← '.join(f'`{c}`' for c in chain)}."
+                                           if len(chain) > 1 else "."))
+    out.append("")
+    if rules.sources:
+        out += ["Sources:", ""] + [f"- {flat(s)}" for s in rules.sources] + [""]
+    lo, hi = rules.min_players, rules.max_players
+    out += ["## Players", "", f"{lo} players." if lo == hi else f"{lo} to {hi} players.", ""]
+    return out
+
+
+def components(rules, data) -> list[str]:
+    """Per card type: a table of its distinct cards with their counts, and the total."""
+    out = ["## Components", ""]
+    specs = data.get("components") or {}
+    for ctype, spec in specs.items():
+        ids = [i for i, c in enumerate(rules.cards) if c["type"] == ctype]
+        attrs = [a for a in rules.card_attrs if a != "type" and any(a in rules.cards[i] for i in ids)]
+        groups: dict = {}
+        for i in ids:
+            key = tuple(rules.cards[i].get(a) for a in attrs)
+            groups.setdefault(key, [rules.card_labels[i], 0])[1] += 1
+        show_label = any(label not in map(str, key) for key, (label, _) in groups.items())
+        where = f", starting in `{spec['in']}`" if spec.get("in") else ""
+        out += [f"### `{ctype}`: {len(ids)} cards{where}", ""]
+        if spec.get("text"):
+            out += [flat(spec["text"]), ""]
+        rows = [([label] if show_label else []) + list(key) + [n] for key, (label, n) in groups.items()]
+        out += table((["card"] if show_label else []) + attrs + ["count"], rows) + [""]
+        total = spec.get("total")
+        if total is None:
+            out.append(f"Total: {len(ids)} cards ({len(groups)} distinct).")
+        elif total == len(ids):
+            out.append(f"Total: {len(ids)} cards ({len(groups)} distinct), as declared (total {total}).")
+        else:
+            out.append(f"Total: the rows make {len(ids)} cards ({len(groups)} distinct), "
+                       f"but the ruleset declares a total of {total}.")
+        out.append("")
+    return out
+
+
+def zones(rules, data) -> list[str]:
+    """The zones: kind, who sees what, notes; then the variables."""
+    rows = []
+    for z in rules.zones.values():
+        if z.per_player:
+            kind = "one per player"
+        elif z.count is not None:
+            kind = f"numbered family of {z.count} (`{z.name}[0]` to `{z.name}[{z.count - 1}]`)"
+        else:
+            kind = "shared"
+        if z.visibility == "owner":
+            sees = "its owner sees the cards; the others see how many" if z.per_player \
+                else "nobody sees the cards, only how many"
+        else:
+            sees = SEES.get(z.visibility, z.visibility)
+        notes = [flat(z.text)] if z.text else []
+        if z.refill_from:
+            notes.append(f"when short, `{z.refill_from}` is shuffled into it")
+        if not z.ordered:
+            notes.append("its order does not matter")
+        rows.append([f"`{z.name}`", kind, sees, "; ".join(notes)])
+    out = ["## Zones", ""] + table(["zone", "kind", "who sees what", "notes"], rows) + [""]
+    for key, title in (("variables", "Game variables"), ("player_variables", "Variables of each player")):
+        if data.get(key):
+            out += [f"{title}: " + ", ".join(f"`{k}` (starts at {plain(v)})" for k, v in data[key].items())
+                    + ".", ""]
+    return out
+
+
+def parameters(rules, data) -> list[str]:
+    """The parameters: value (or table by player count), choices and note."""
+    if not rules.params:
+        return []
+    rows = [[f"`{name}`", plain(value),
+             ", ".join(plain(c) for c in rules.param_choices[name]) if name in rules.param_choices else None,
+             rules.param_texts.get(name) or None]
+            for name, value in rules.params.items()]
+    return ["## Parameters", ""] + table(["parameter", "value", "choices", "note"], rows) + [""]
+
+
+def setup(rules, data) -> list[str]:
+    """The parameters that depend on the player count, per count; then the setup effects."""
+    out = ["## Setup", ""]
+    by_count = [n for n, v in rules.params.items() if isinstance(v, dict)]
+    counts = range(rules.min_players, rules.max_players + 1)
+    if by_count:
+        out += ["By player count:", ""] + table(["players"] + [f"`{n}`" for n in by_count],
+                                                 [[p] + [rules.params[n].get(p) for n in by_count] for p in counts])
+    else:
+        out.append(f"No parameter depends on the player count ({rules.min_players} to {rules.max_players} players).")
+    out.append("")
+    for ctype, spec in (data.get("components") or {}).items():
+        out.append(f"- All {sum(c['type'] == ctype for c in rules.cards)} `{ctype}` cards start in `{spec['in']}`.")
+    out += bullets(data.get("setup")) + [""]
+    return out
+
+
+def flow(rules, data) -> list[str]:
+    """Who starts; a round's start; the steps of a turn; the end of a turn and of a round."""
+    fl, rnd, turn = flow_parts(data)
+    out = ["## Flow of play", ""]
+    first = fl.get("first_player", 0)
+    out.append(f"The first player is {seat(first)}.")
+    out += ["", "### A round", ""]
+    if "first_player" in rnd:
+        out.append(f"Each round starts with {seat(rnd['first_player'])}.")
+    else:
+        out.append("Each round starts with the current player (the one whose turn ended the previous round).")
+    if rnd.get("start"):
+        out += ["", "When a round starts:", ""] + bullets(rnd["start"])
+    out += ["", "Then players take turns until the round ends.", "", "### A turn", ""]
+    if turn.get("start"):
+        out += ["When a turn starts:", ""] + bullets(turn["start"]) + [""]
+    out += ["The steps of a turn, in order:", ""]
+    for i, step in enumerate(steps_of(data), 1):
+        text = f"{i}. **{step['name']}**: " + words([f"`{a}`" for a in step["actions"]], "or") + "."
+        if "players" in step:
+            text += f" Simultaneous: each of {code(step['players'])} chooses at the same time; " \
+                    "the choices then take effect one by one."
+        if "player" in step:
+            text += f" Chosen by {code(step['player'])}."
+        if "if" in step:
+            text += f" Only if {code(step['if'])}."
+        text += " Optional: a player may pass." if step.get("optional") else ""
+        out.append(text)
+    out += ["", "A step with no legal option is skipped."]
+    if turn.get("end"):
+        out += ["", "When a turn ends:", ""] + bullets(turn["end"])
+    nxt = turn.get("next_player")
+    out += ["", f"Then {code(nxt)} plays next." if nxt else "Then the next seat plays."]
+    out += ["", "### The end of a round", ""]
+    ends = rnd.get("ends") or []
+    for entry in ends:
+        out.append(f"- The round ends when {code(entry['when'])}" + reason(entry) + ".")
+    ending = found(data, "end_round")
+    if ending:
+        out.append(f"- The round {'also ' if ends else ''}ends when an `end_round` effect runs, in {words(ending)}.")
+    if not ends and not ending:
+        out.append("- Nothing ends a round: the game is one long round.")
+    if rnd.get("end"):
+        out += ["", "When a round ends:", ""] + bullets(rnd["end"])
+    return out + [""]
+
+
+def seat(expr) -> str:
+    """A player: a seat number as P1, P2...; an expression in backticks."""
+    return f"P{expr + 1}" if isinstance(expr, int) and not isinstance(expr, bool) else code(expr)
+
+
+def reason(entry) -> str:
+    """` (reason)` unless the reason is only the condition's text."""
+    r = entry.get("reason")
+    return f" ({flat(r)})" if r and flat(r) != flat(entry["when"]) else ""
+
+
+def actions(rules, data) -> list[str]:
+    """Each action: its text, where it is offered, when it is legal, what is chosen, its effects."""
+    out = ["## Actions", ""]
+    offered = {}
+    for step in steps_of(data):
+        for a in step["actions"]:
+            offered.setdefault(a, []).append(f"the step *{step['name']}*")
+    for where, effects in places(data):
+        for e in walk(effects):
+            name, value, _ = head(e)
+            if name == "choose" and "actions" in value:
+                for a in value["actions"] if isinstance(value["actions"], list) else [value["actions"]]:
+                    offered.setdefault(a, []).append(f"a choice in {where}")
+    for name, spec in (data.get("actions") or {}).items():
+        spec = spec or {}
+        out += [f"### `{name}`", ""]
+        if spec.get("text"):
+            out += [flat(spec["text"]), ""]
+        if name in offered:
+            out.append("- Offered in " + words(list(dict.fromkeys(offered[name]))) + ".")
+        if "when" in spec:
+            out.append(f"- Legal when {code(spec['when'])}.")
+        for arg, domain in (spec.get("args") or {}).items():
+            out.append(f"- Choose {code(arg)} from {code(domain)}.")
+        if "if" in spec:
+            out.append(f"- Each option must satisfy {code(spec['if'])}.")
+        if "label" in spec:
+            out.append(f"- Shown as {code(spec['label'])}.")
+        out += (["- Effects:"] + bullets(spec["do"], 1) if spec.get("do") else []) + [""]
+    return out
+
+
+def procedures(rules, data) -> list[str]:
+    """Each procedure with its arguments and effects."""
+    procs = data.get("procedures") or {}
+    if not procs:
+        return []
+    out = ["## Procedures", ""]
+    for name, spec in procs.items():
+        args = spec.get("args") if isinstance(spec, dict) else None
+        out += [f"### *{name}*" + (f" (with {words([f'`{a}`' for a in args])})" if args else ""), ""]
+        out += bullets(spec.get("do") if isinstance(spec, dict) else spec) + [""]
+    return out
+
+
+def end_of_game(rules, data) -> list[str]:
+    """The game's end conditions, the `end_game` effects, and the turn limit."""
+    out = ["## End of the game", "", "After every turn the game's end conditions are checked, in order "
+           "(then the round's):", ""]
+    for entry in flow_parts(data)[0].get("ends") or []:
+        win = f"winners are {code(entry['winners'])}" if "winners" in entry else "the scoring decides the winners"
+        out.append(f"- When {code(entry['when'])}, the game ends{reason(entry)}: {win}."
+                   + (" First:" if entry.get("do") else ""))
+        out += bullets(entry.get("do"), 1)
+    ending = found(data, "end_game")
+    if ending:
+        out.append(f"- The game also ends when an `end_game` effect runs, in {words(ending)}.")
+    out.append(f"- When a turn would start after {rules.turn_limit} turns (the turn limit), the game stops as "
+               "a stalled draw: nobody wins (the scores are still computed).")
+    return out + [""]
+
+
+def scoring(rules, data) -> list[str]:
+    """The score parts, the total, the tie-breakers and shared wins."""
+    spec = data.get("scoring") or {}
+    out = ["## Scoring", ""]
+    parts = spec.get("parts") or {}
+    if not parts:
+        return out + ["No score: only the winners named by an end of the game win; otherwise nobody does.", ""]
+    out += ["Each player scores these parts:", ""] + [f"- **{n}**: {code(e)}" for n, e in parts.items()]
+    out += ["", "The total is the sum of the parts. When the winners are not named, the highest total wins."]
+    tbs = spec.get("tie_breakers") or []
+    if tbs:
+        out += ["", "Ties on the total are broken by, in order (highest wins):", ""]
+        out += [f"{i}. {code(t)}" for i, t in enumerate(tbs, 1)]
+    out += ["", "Players still tied share the win.", ""]
+    return out
+
+
+def bots(rules, data) -> list[str]:
+    """The default bot and what a greedy bot maximises."""
+    spec = data.get("agents") or {}
+    out = ["## Bots", "", f"Bots play `{rules.default_agent or 'random'}` unless told otherwise."]
+    if spec.get("evaluate"):
+        out.append(f"A `greedy` bot tries each option one step ahead and keeps the one that maximises "
+                   f"{code(spec['evaluate'])}.")
+    return out + [""]
+
+
+SECTIONS = (components, zones, parameters, setup, flow, actions, procedures, end_of_game, scoring, bots)
+
+
+def explain_markdown(rules) -> str:
+    """The rules of a compiled ruleset as a Markdown document."""
+    data = rules.data
+    out = header(rules, data)
+    for section in SECTIONS:
+        out += section(rules, data)
+    return "\n".join(out).rstrip() + "\n"
