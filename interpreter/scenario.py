@@ -55,21 +55,26 @@ def seat(text, players: int, path: tuple = ()) -> int:
     return int(m.group(1)) - 1
 
 
-def players_prefix(text: str) -> tuple[str, int]:
+def players_prefix(text: str, players: int, path: tuple = ()) -> tuple[str, int]:
     """'P2.hand' -> ('players[1].hand', how many characters longer that is)."""
     m = SEAT_PREFIX.match(text)
     if not m:
         return text, 0
-    spelled = f"players[{int(m.group(1)) - 1}]."
+    spelled = f"players[{seat(text[:m.end() - 1], players, path)}]."
     return spelled + text[m.end():], len(spelled) - m.end()
 
 
 def zone_slot(game: Game, key, me: int = 0, path: tuple = ()) -> int:
     """The state slot a zone key names: 'deck', 'row[1]', 'P1.hand', 'me.hand' ..."""
-    text, shift = players_prefix(str(key))
+    text, shift = players_prefix(str(key), game.state.n, path)
     try:
         return compile_zone(text, game.rs.names)(game.state, {"me": me}, None)
     except ExprError as exc:
+        try:
+            if "not a zone" in exc.message:
+                game.rs.expression(text)    # the expression compiler says which name is unknown
+        except ExprError as better:
+            exc = better
         raise ScenarioError(f"'{key}' is not a zone: {exc.message}", path, max(exc.offset - shift, 0), True) from None
     except IndexError as exc:
         raise ScenarioError(str(exc), path, key=True) from None
@@ -368,7 +373,7 @@ class _Run:
 
     def evaluate(self, key: str, path: tuple):
         """An expression of the ruleset language ('P1.' may start it) in the author's words; `me` is the chooser."""
-        text, shift = players_prefix(key)
+        text, shift = players_prefix(key, self.game.state.n, path)
         try:
             fn = self.rules.expression(text)
         except ExprError as exc:
