@@ -1,8 +1,4 @@
-"""Scenario files: a ruleset, a starting position and steps (choices, expectations), checked by playing them.
-
-    results, code = run_scenarios(["tests/scenarios"])
-    print(format_results(results))
-"""
+"""Scenario files: a ruleset, a starting position and steps (choices, expectations), checked by playing them."""
 from __future__ import annotations
 
 import re
@@ -245,7 +241,7 @@ class _Run:
                 frame[2]["me"] = player
 
     def arrange(self, slot: int, wanted: list, top: bool, reservoir, placed: set, path: tuple) -> None:
-        """Give a zone these cards, or put them on its top, moving cards from their reservoir or a zone not arranged yet."""
+        """Give a zone these cards (or put them on its top), taken from their reservoir or a zone not arranged yet."""
         zones = self.game.state.zones
         home = {c: s for s, cards in self.rules.initial_cards.items() for c in cards}
         back = home.__getitem__ if reservoir is None else (lambda c: reservoir)
@@ -450,9 +446,3 @@ def format_results(results) -> str:
     passed = sum(r.passed for r in results)
     return "\n".join(lines + [f"{passed} passed, {len(results) - passed} failed"])
 
-
-def main(paths) -> int:
-    """What `rulebook test SCENARIO...` does: run the scenarios, print the report, return the exit code."""
-    results, code = run_scenarios(paths)
-    print(format_results(results))
-    return code

@@ -108,7 +108,10 @@ class Game:
         elif isinstance(choice, str):
             labels = self.decision.options
             if choice not in labels:
-                raise IllegalChoice(f"'{choice}' is not a legal option; the options are: " + "; ".join(labels))
+                from .refusal import explain_refusal
+                why = explain_refusal(self, choice)
+                raise IllegalChoice(f"'{choice}' is not a legal option" + (f" - {why}" if why else "")
+                                    + "; the options are: " + "; ".join(labels))
             index = labels.index(choice)
         elif isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < len(options):
             index = choice
