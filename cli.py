@@ -17,6 +17,7 @@ from interpreter.errors import Diagnostic, GameError
 from interpreter.simulate import play_one, seat_agents, simulate
 from interpreter.transcript import format_transcript
 from interpreter.extends import load_merged
+from interpreter.authoring import variant_template
 from interpreter.explain import explain_markdown
 from interpreter.probe import probe
 
@@ -263,6 +264,33 @@ def _print_stats(s):
             f"{seat} " + ", ".join(f"{k} {row[k]:.2f}" for k in parts) for seat, row in s["mean_score_parts"].items()))
     click.echo(f"time: {s['seconds']:.2f} s, {s['games_per_second']:.1f} games/s, "
                f"{s['decisions'] / s['seconds'] if s['seconds'] else 0:.0f} decisions/s")
+
+
+@cli.group()
+def new():
+    """Write starting files for authors."""
+
+
+@new.command("variant")
+@click.argument("base")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
+def new_variant(base, file, force):
+    """Write FILE: a commented variant of BASE (its extends line and every parameter it could turn).
+
+    \b
+    Example:
+      rulebook new variant NAME my-variant.yaml
+    """
+    rules = load(base)
+    target = Path(file)
+    if target.exists() and not force:
+        raise click.UsageError(f"{file} exists; use --force to overwrite it")
+    name = target.stem.replace(" ", "-")
+    # a bundled base is named by its name; a file by its path relative to the new file
+    base_ref = base if not Path(base).suffix else os.path.relpath(Path(base).resolve(), target.resolve().parent)
+    target.write_text(variant_template(rules, base_ref, name), encoding="utf-8")
+    click.echo(f"wrote {file}: a variant of {rules.title}; check it with 'rulebook validate {file}'")
 
 
 @cli.command()

@@ -136,8 +136,8 @@ def same(found, want) -> bool:
 def mapping(value, path: tuple, keys, what: str) -> dict:
     """Check that a part of the file is a mapping (of these keys, unless keys is None)."""
     if not isinstance(value, dict):
-        raise ScenarioError(f"{what} is a mapping" + (f" of {', '.join(keys) or 'nothing'}" if keys is not None else ""),
-                            path)
+        listed = "" if keys is None else f" of {', '.join(keys) or 'nothing'}"
+        raise ScenarioError(f"{what} is a mapping{listed}", path)
     for key in value:
         if keys is not None and key not in keys:
             hint = did_you_mean(str(key), keys)

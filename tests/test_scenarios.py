@@ -244,7 +244,8 @@ def test_zone_keys():
 
 
 def test_card_lists_expand_repetitions():
-    assert expand(["owl*2", "duck", "robin × 3", "seed 2 eggs"]) == ["owl", "owl", "duck"] + ["robin"] * 3 + ["seed 2 eggs"]
+    assert expand(["owl*2", "duck", "robin × 3", "seed 2 eggs"]) == ["owl"] * 2 + ["duck"] + ["robin"] * 3 + [
+        "seed 2 eggs"]
     assert expand([{"species": "owl"}]) == [{"species": "owl"}]
     with pytest.raises(ScenarioError):
         expand("owl")
