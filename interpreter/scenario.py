@@ -43,11 +43,11 @@ class ScenarioError(Exception):
 
 # the author's words ---------------------------------------------------------------------------
 
-def seat(text, players: int, path: tuple = ()) -> int:
-    """'P2' -> seat 1."""
+def seat(text, players: int, path: tuple = (), key: bool = True) -> int:
+    """'P2' -> seat 1 (a mistake is located at the key of `path`, or at its value)."""
     m = SEAT.match(str(text))
     if not m or not 1 <= int(m.group(1)) <= players:
-        raise ScenarioError(f"'{text}' is not a player: write P1 to P{players}", path, key=True)
+        raise ScenarioError(f"'{text}' is not a player: write P1 to P{players}", path, key=key)
     return int(m.group(1)) - 1
 
 
@@ -202,7 +202,7 @@ class _Run:
         """Arrange the starting position in the order written, then ask the pending decision again."""
         g = self.game.state
         if "current" in spec:
-            self.make_current(seat(spec["current"], g.n, path + ("current",)))
+            self.make_current(seat(spec["current"], g.n, path + ("current",), key=False))
         for name, value in mapping(spec.get("vars", {}), path + ("vars",), tuple(g.vars), "vars").items():
             g.vars[name] = self.seat_value(g.vars[name], value, path + ("vars", name))
         pvars = mapping(spec.get("player_vars", {}), path + ("player_vars",), [f"P{i + 1}" for i in g.players],
@@ -230,7 +230,7 @@ class _Run:
 
     def seat_value(self, old, new, path: tuple):
         """A variable's new value; a player is written P1, P2 ... where the variable holds a seat number."""
-        return seat(new, self.game.state.n, path) if type(old) is int and isinstance(new, str) else new
+        return seat(new, self.game.state.n, path, key=False) if type(old) is int and isinstance(new, str) else new
 
     def make_current(self, player: int) -> None:
         """Make `player` the current one: the frames of the turn that named the old one now name them."""
@@ -269,6 +269,8 @@ class _Run:
     # the steps --------------------------------------------------------------------------------
     def run(self, steps) -> None:
         """Play the steps in order; stop at a choice that cannot be made."""
+        if steps is None:
+            return
         if not isinstance(steps, list):
             raise ScenarioError("steps: a list of choices (P1: label) and checks (expect: ...)", ("steps",))
         for i, step in enumerate(steps):

@@ -2,6 +2,7 @@
 pieces of the format (players, zone keys, card lists, expectations) read as documented."""
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -26,12 +27,12 @@ def test_scenario_passes(path):
 
 
 def test_every_shipped_ruleset_has_a_scenario():
-    used = {run_scenario_ruleset(p) for p in SCENARIOS.glob("*.yaml")}
+    used = {scenario_ruleset(p) for p in SCENARIOS.glob("*.yaml")}
     shipped = {p.stem for p in (ROOT / "rulesets").rglob("*.yaml")}
     assert shipped <= used
 
 
-def run_scenario_ruleset(path: Path) -> str:
+def scenario_ruleset(path: Path) -> str:
     import yaml
     return yaml.safe_load(path.read_text(encoding="utf-8"))["ruleset"]
 
@@ -286,3 +287,32 @@ def test_arranging_moves_cards_and_never_makes_or_loses_one(tmp_path):
     assert labels(game, "deck")[:2] == ["duck", "robin"]
     assert labels(game, "collection", owner=1) == []
     assert Counter(labels(game, "deck"))["owl"] == 0   # all ten owls are placed
+
+
+# the examples of docs/scenarios.md -----------------------------------------------------------
+
+DOC = (ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8")
+DOC_SCENARIOS = [block for block in re.findall(r"^```yaml\n(.*?)^```", DOC, re.S | re.M)
+                 if block.startswith("ruleset: ") and "/" not in block.splitlines()[0]]
+
+
+def test_the_document_has_whole_scenarios():
+    assert len(DOC_SCENARIOS) >= 3
+
+
+@pytest.mark.parametrize("text", DOC_SCENARIOS, ids=lambda t: t.splitlines()[0])
+def test_each_whole_scenario_in_the_document_passes(tmp_path, text):
+    assert run_scenario(write(tmp_path, text)).failures == []
+
+
+@pytest.mark.parametrize("key", ["ruleset", "players", "seed", "params", "name", "setup", "steps", "current",
+                                 "reservoir", "zones", "vars", "player_vars", "option", "illegal", "decision",
+                                 "options", "over", "winners", "reason", "scores", "sorted", "count", "includes",
+                                 "excludes", "top"])
+def test_every_key_is_documented(key):
+    assert re.search(rf"[`{{]{key}\b", DOC)     # `key` or {key: ...}
+
+
+def test_a_player_that_does_not_exist_is_located_at_the_value(tmp_path):
+    result = run_scenario(write(tmp_path, BASE + "setup:\n  current: P3\n  vars: {took: P1}\n"))
+    assert result.failures == [f"{tmp_path}/s.yaml:5:12: 'P3' is not a player: write P1 to P2"]

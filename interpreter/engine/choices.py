@@ -76,13 +76,11 @@ class Action(Choice):
         self._base_env = {}
 
     def options(self, g, player, env=None):
-        base = self._base_env if env is None else env
         if self.when is not None:
-            check = dict(base)
-            check["me"] = player
+            check = {"me": player} if env is None else dict(env, me=player)
             if not self.when(g, check, None):
                 return []
-        return Choice.options(self, g, base, player)
+        return Choice.options(self, g, self._base_env if env is None else env, player)
 
 
 class Template:

@@ -477,12 +477,27 @@ class Step(Choose):
 
     def __init__(self, actions, player, players, optional, when, name):
         super().__init__(player or (lambda g, e, it: g.current), players, name, None, None, actions, optional)
-        self.when, self.name = when, name
+        self.when, self.name, self.own_player = when, name, player
 
     def run(self, vm, g, frame):
-        if self.when is not None and not self.when(g, frame[2], None):
+        if vm.probing:
+            return vm.ask(self.id, -1, ())
+        env = frame[2]
+        if self.when is not None and not self.when(g, env, None):
             return
-        return Choose.run(self, vm, g, frame)
+        if self.players is not None:
+            return Choose.run(self, vm, g, frame)
+        # the common case, kept short: one player chooses among the actions' options
+        p = g.current if self.own_player is None else self.own_player(g, env, None)
+        options = []
+        for i, action in enumerate(self.actions):
+            for args in action.options(g, p):
+                options.append((i, args))
+        if not options:
+            return
+        if self.optional:
+            options.append((-1, ()))
+        return vm.ask(self.id, p, options)
 
 
 class EndChecks(Node):
