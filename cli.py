@@ -20,6 +20,7 @@ from interpreter.extends import load_merged
 from interpreter.authoring import variant_template
 from interpreter.explain import explain_markdown
 from interpreter.probe import probe
+from interpreter.scenario import format_results, run_scenarios
 
 
 def _params(values) -> dict:
@@ -264,6 +265,24 @@ def _print_stats(s):
             f"{seat} " + ", ".join(f"{k} {row[k]:.2f}" for k in parts) for seat, row in s["mean_score_parts"].items()))
     click.echo(f"time: {s['seconds']:.2f} s, {s['games_per_second']:.1f} games/s, "
                f"{s['decisions'] / s['seconds'] if s['seconds'] else 0:.0f} decisions/s")
+
+
+@cli.command("test")
+@click.argument("scenarios", nargs=-1, required=True)
+def test_cmd(scenarios):
+    """Run scenario files (see docs/scenarios.md): one line per scenario, details for failures.
+
+    A folder runs the .yaml files directly inside it. Exit status: 0 when every scenario passed,
+    1 otherwise.
+
+    \b
+    Examples:
+      rulebook test tests/scenarios/
+      rulebook test my-game/owl-surrounds.yaml
+    """
+    results, code = run_scenarios(list(scenarios))
+    click.echo(format_results(results))
+    sys.exit(code)
 
 
 @cli.group()

@@ -72,7 +72,7 @@ def zone_slot(game: Game, key, me: int = 0, path: tuple = ()) -> int:
         except ExprError as better:
             exc = better
         raise ScenarioError(f"'{key}' is not a zone: {exc.message}", path, max(exc.offset - shift, 0), True) from None
-    except IndexError as exc:
+    except (GameError, IndexError, KeyError, TypeError, ValueError) as exc:
         raise ScenarioError(str(exc), path, key=True) from None
 
 
@@ -83,6 +83,8 @@ def expand(items, path: tuple = ()) -> list:
     out = []
     for item in items:
         m = REPEAT.match(item) if isinstance(item, str) else None
+        if m and int(m.group(2)) > 10_000:
+            raise ScenarioError(f"'{item}': that is more cards than a game has", path)
         out += [m.group(1)] * int(m.group(2)) if m else [item]
     return out
 
@@ -226,7 +228,10 @@ class _Run:
             wanted = [(s, card_ids(self.rules, s, where + (i,))) for i, s in enumerate(expand(want, where))]
             self.arrange(slot, wanted, top, reservoir, placed, where)
             placed.add(slot)
-        self.game.reconsider()
+        try:
+            self.game.reconsider()
+        except GameError as exc:
+            raise ScenarioError(f"the game stopped after this setup: {exc}", path) from None
 
     def seat_value(self, old, new, path: tuple):
         """A variable's new value; a player is written P1, P2 ... where the variable holds a seat number."""

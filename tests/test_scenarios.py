@@ -7,10 +7,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import yaml
 
 from interpreter import Game
-from interpreter.scenario import (ScenarioError, card_ids, expand, format_results, players_prefix, run_scenario,
-                                  run_scenarios, same, seat, show, zone_slot)
+from interpreter.scenario import (ScenarioError, ScenarioResult, _Run, card_ids, expand, format_results,
+                                  players_prefix, run_scenario, run_scenarios, same, seat, show, zone_slot)
+from interpreter.source import read_file
 from helpers import ROOT, labels, rules, slot
 
 SCENARIOS = ROOT / "tests" / "scenarios"
@@ -27,14 +29,9 @@ def test_scenario_passes(path):
 
 
 def test_every_shipped_ruleset_has_a_scenario():
-    used = {scenario_ruleset(p) for p in SCENARIOS.glob("*.yaml")}
+    used = {yaml.safe_load(p.read_text(encoding="utf-8"))["ruleset"] for p in SCENARIOS.glob("*.yaml")}
     shipped = {p.stem for p in (ROOT / "rulesets").rglob("*.yaml")}
     assert shipped <= used
-
-
-def scenario_ruleset(path: Path) -> str:
-    import yaml
-    return yaml.safe_load(path.read_text(encoding="utf-8"))["ruleset"]
 
 
 # the deliberately failing ones -------------------------------------------------------------
@@ -274,8 +271,6 @@ def test_arranging_moves_cards_and_never_makes_or_loses_one(tmp_path):
             "    discard: [toucan]\n    deck: {top: [duck, robin]}\n    P2.collection: []\n")
     path = write(tmp_path, text)
     before = Game.new(rules("cubirds"), 2, seed=5)
-    from interpreter.scenario import _Run, ScenarioResult
-    from interpreter.source import read_file
     source = read_file(path)
     run = _Run(source, ScenarioResult("s", str(path)))
     run.start(source.data)
