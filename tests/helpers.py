@@ -31,6 +31,8 @@ def place(game: Game, zone: str, wanted: list[str], owner: int | None = None, in
     g, rs = game.state, game.rs
     target = slot(game, zone, owner, index)
     res = slot(game, reservoir)
+    if target == res and not on_top:
+        raise AssertionError("a zone cannot be its own reservoir unless the cards go on top")
     if not on_top and target != res:
         g.zones[res].extend(g.zones[target])
         g.zones[target] = []
