@@ -11,9 +11,9 @@ import click
 import yaml
 
 from interpreter import Game, RulebookError, RulesetError, load, load_source
-from interpreter.agents import HumanAgent, Request, make_agent, render_view
+from interpreter.agents import HumanAgent, Request, make_agent
 from interpreter.bundled import bundled, resolve
-from interpreter.errors import Diagnostic, GameError
+from interpreter.errors import Diagnostic
 from interpreter.simulate import play_one, seat_agents, simulate
 from interpreter.transcript import format_transcript
 from interpreter.extends import load_merged

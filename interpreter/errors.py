@@ -1,7 +1,7 @@
 """One family of errors: every problem a ruleset author or player can cause, with its source location."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ import json
 from functools import lru_cache
 
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match, relevance
+from jsonschema.exceptions import relevance
 
 from .bundled import schema_path
 from .errors import Diagnostic, RulesetError

@@ -6,7 +6,8 @@ from lark import Tree
 from ..engine import nodes as N
 from ..engine.choices import Choice
 from ..errors import did_you_mean
-from ..expr.compiler import ELEMENT, ExprError, Scope, parse
+from ..expr.compiler import ELEMENT, ExprError, Scope
+from ..expr.parser import parse
 from .context import Abort, Context, valid_name
 
 # effect name -> (keys allowed beside it in the same map, whether its own value is a map of fields)

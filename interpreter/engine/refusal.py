@@ -5,7 +5,7 @@ from itertools import product
 
 from lark import Tree
 
-from ..expr.compiler import parse
+from ..expr.parser import parse
 
 MAX_COMBOS = 5000
 

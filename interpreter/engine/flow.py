@@ -1,0 +1,161 @@
+"""Runtime flow nodes: the rounds, turns and steps a ruleset's `flow` compiles into, and its end checks.
+
+They run on the same VM as the effect nodes (see nodes.py): loops keep their position in a frame,
+and a turn's steps sit in a frame of their own so that `end_turn` can leave it.
+"""
+from __future__ import annotations
+
+from .nodes import Choose, EndRound, Node
+
+class RoundLoop(Node):
+    """Play rounds until the game ends: each pass runs the round's body once."""
+
+    def __init__(self, body):
+        self.body = body
+
+    def run(self, vm, g, frame):
+        vm.push(self.body, {"me": g.current}, self.id)
+
+    def block_end(self, vm, g, frame):
+        frame[1] = 0
+        frame[2] = {"me": g.current}
+
+
+class RoundStart(Node):
+    """Count the round and choose who starts it."""
+
+    def __init__(self, first_player):
+        self.first_player = first_player
+
+    def run(self, vm, g, frame):
+        g.round += 1
+        if self.first_player is not None:
+            g.current = self.first_player(g, frame[2], None)
+        frame[2]["me"] = g.current
+        if vm.record:
+            g.log.append(f"round {g.round}: P{g.current + 1} starts")
+
+
+class TurnLoop(Node):
+    """Play turns until the round ends; between turns, pass to the next player."""
+
+    def __init__(self, body, next_player):
+        self.body, self.next_player = body, next_player
+
+    def run(self, vm, g, frame):
+        vm.push(self.body, {"me": g.current}, self.id)
+
+    def block_end(self, vm, g, frame):
+        env = frame[2]
+        if self.next_player is None:
+            g.current = (g.current + 1) % g.n
+        else:
+            g.current = self.next_player(g, env, None)
+        frame[1] = 0
+        frame[2] = {"me": g.current}
+
+
+class TurnStart(Node):
+    """Count the turn; at the ruleset's turn limit, end the game as a stalled draw."""
+
+    def __init__(self, limit):
+        self.limit = limit
+
+    def run(self, vm, g, frame):
+        if g.turn >= self.limit:
+            vm.stall(f"turn limit of {self.limit} turns reached")
+            return
+        g.turn += 1
+        frame[2]["me"] = g.current
+
+
+class Steps(Node):
+    """The steps of one turn, in a block of their own so that `end_turn` can leave it."""
+
+    def __init__(self, body):
+        self.body = body
+
+    def run(self, vm, g, frame):
+        vm.push(self.body, frame[2], self.id)
+
+
+class Step(Choose):
+    """One step of a turn: the current player (or `player`, or several `players` at once) chooses one
+    of the legal options of the listed actions; an optional step adds "pass"; no option, no step."""
+
+    def __init__(self, actions, player, players, optional, when, name):
+        super().__init__(player or (lambda g, e, it: g.current), players, name, None, None, actions, optional)
+        self.when, self.name, self.own_player = when, name, player
+
+    def run(self, vm, g, frame):
+        if vm.probing:
+            return vm.ask(self.id, -1, ())
+        env = frame[2]
+        if self.when is not None and not self.when(g, env, None):
+            return
+        if self.players is not None:
+            return Choose.run(self, vm, g, frame)
+        # the common case, kept short: one player chooses among the actions' options
+        p = g.current if self.own_player is None else self.own_player(g, env, None)
+        options = []
+        for i, action in enumerate(self.actions):
+            for args in action.options(g, p):
+                options.append((i, args))
+        if not options:
+            return
+        if self.optional:
+            options.append((-1, ()))
+        return vm.ask(self.id, p, options)
+
+
+class EndChecks(Node):
+    """After each turn: the game's end conditions, then the round's, broadest first.
+
+    A game end with `do` effects runs them first (they may ask players to choose); the game is
+    scored when they are done."""
+
+    def __init__(self, game_ends, round_ends):
+        self.game_ends, self.round_ends = game_ends, round_ends  # [(cond, winners, reason, block)]
+
+    def run(self, vm, g, frame):
+        env = frame[2]
+        for i, (cond, winners, reason, block) in enumerate(self.game_ends):
+            if cond(g, env, None):
+                if block is not None:
+                    vm.push(block, dict(env), self.id, i)
+                    return
+                vm.finish(reason, None if winners is None else winners(g, env, None))
+                return
+        for cond, _, reason, _ in self.round_ends:
+            if cond(g, env, None):
+                if vm.record:
+                    g.log.append(f"round {g.round} ends: {reason}")
+                EndRound.run(self, vm, g, frame)
+                return
+
+    def block_end(self, vm, g, frame):
+        _, winners, reason, _ = self.game_ends[frame[4]]
+        env = frame[2]
+        g.stack.pop()
+        vm.finish(reason, None if winners is None else winners(g, env, None))
+
+
+class Block(Node):
+    """Run a block of effects in the current environment (setup, a round's start, a turn's end)."""
+
+    def __init__(self, block):
+        self.block = block
+
+    def run(self, vm, g, frame):
+        vm.push(self.block, frame[2])
+
+
+class SetCurrent(Node):
+    """Make a player the current one (who starts the game)."""
+
+    def __init__(self, player):
+        self.player = player
+
+    def run(self, vm, g, frame):
+        g.current = self.player(g, frame[2], None)
+        frame[2]["me"] = g.current
