@@ -11,6 +11,7 @@ import click
 import yaml
 
 from interpreter import Game, RulebookError, RulesetError, load, load_source
+from interpreter.engine.game import private_mark
 from interpreter.agents import HumanAgent, Request, make_agent
 from interpreter.bundled import bundled, resolve
 from interpreter.errors import Diagnostic
@@ -165,11 +166,12 @@ def play(ruleset, players, agents, seed, params, quiet):
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
     bot = rules.default_agent or "random"
-    names = seat_agents(_agents(agents) or ["human", bot], n)
+    names = seat_agents(_agents(agents), n) if agents else ["human"] + [bot] * (n - 1)
     game = Game.new(rules, n, seed=seed, params=_params(params))
     seats = [make_agent(name, seed=seed * 1000 + i) for i, name in enumerate(names)]
     click.echo(f"{rules.title}: {n} players, seed {seed}; seats: "
                + ", ".join(f"P{i + 1} {a}" for i, a in enumerate(names)))
+    humans = [i for i, a in enumerate(seats) if isinstance(a, HumanAgent)]
     shown = 0
     while not game.is_over:
         p = game.current_player
@@ -178,6 +180,10 @@ def play(ruleset, players, agents, seed, params, quiet):
         game.apply(choice)
         if not quiet or isinstance(agent, HumanAgent):
             for line in game.state.log[shown:]:
+                # a line for one player's eyes only is shown when nobody else at the table is human
+                if line.startswith("(P") and " only) " in line and humans and \
+                        not (len(humans) == 1 and line.startswith(private_mark(humans[0]))):
+                    continue
                 click.echo(line)
         shown = len(game.state.log)
     if quiet:

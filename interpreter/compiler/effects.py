@@ -22,7 +22,7 @@ EFFECTS = {
 BARE_EFFECTS = {"end_turn", "end_round", "end_game"}  # effects that may be written as a bare word
 MOVE_FIELDS = {"from", "to", "count", "cards", "take", "at", "if_empty"}
 DEAL_FIELDS = {"from", "to", "count", "players", "if_empty"}
-CHOOSE_FIELDS = {"player", "players", "prompt", "args", "if", "label", "do", "actions", "optional"}
+CHOOSE_FIELDS = {"player", "players", "prompt", "args", "if", "label", "do", "actions", "optional", "secret"}
 END_WORDS = N.FRONT_WORDS | N.BACK_WORDS
 DEFAULT_LOOP_MAX = 1000
 
@@ -317,6 +317,7 @@ class EffectCompiler:
         player = ctx.expr(p + ("player",), scope) if "player" in f else (lambda g, e, it: e["me"])
         players = ctx.expr(p + ("players",), scope) if "players" in f else None
         optional = bool(f.get("optional", False))
+        secret = f.get("secret")
         prompt = ctx.template(p + ("prompt",), scope.with_locals(me="player")) if "prompt" in f else "choose"
         if "actions" in f:
             for k in ("args", "if", "label", "do"):
@@ -333,13 +334,13 @@ class EffectCompiler:
                     ctx.unknown(p + ("actions", i), "action", name, self.actions, "unknown-action")
                 actions.append(self.actions[name])
             self.chosen_actions.update(names)
-            return N.Choose(player, players, prompt, None, None, actions, optional)
+            return N.Choose(player, players, prompt, None, None, actions, optional, secret)
         if "args" not in f:
             ctx.fail(p, "a choice needs 'args' (what is chosen) or 'actions' (which actions to choose from)",
                      "missing-field")
         choice, inner = self.choice(p, f, scope, "choose")
         body = self.block(p + ("do",), inner) if "do" in f else None
-        return N.Choose(player, players, prompt, choice, body, None, optional)
+        return N.Choose(player, players, prompt, choice, body, None, optional, secret)
 
     def choice(self, path, f, scope, name):
         """Compile `args` (name: domain, in order), `if` and `label` into a Choice; return it and its scope."""

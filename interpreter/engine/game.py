@@ -10,6 +10,11 @@ from .nodes import MAX_STACK
 from .state import State
 
 
+def private_mark(player: int) -> str:
+    """The prefix of a log line only `player` may read (transcripts keep it; `play` hides it from others)."""
+    return f"(P{player + 1} only) "
+
+
 @dataclass(frozen=True)
 class Decision:
     """A pending decision: which player, what prompt, and the legal options with readable labels."""
@@ -119,7 +124,9 @@ class Game:
             raise IllegalChoice(f"option {choice!r} does not exist: choose 0 to {len(options) - 1}")
         node = self.rs.nodes[p[0]]
         if self.record:
-            g.log.append(f"turn {g.turn} P{p[1] + 1}: {node.label(self, g, p[1], options[index])}")
+            line = f"turn {g.turn} P{p[1] + 1}: {node.label(self, g, p[1], options[index])}"
+            # a secret choice (simultaneous, or marked secret) is logged for its chooser only
+            g.log.append(f"{private_mark(p[1])}{line}" if node.secret else line)
         g.pending = None
         g.history.append(index)
         try:

@@ -31,6 +31,7 @@ class Node:
     id = -1
     loc = None
     text = ""
+    secret = False
 
     def run(self, vm, g, frame):  # pragma: no cover - every node overrides
         raise NotImplementedError
@@ -314,9 +315,11 @@ class Choose(Node):
     always wins a race.
     """
 
-    def __init__(self, player, players, prompt, choice, body, actions, optional):
+    def __init__(self, player, players, prompt, choice, body, actions, optional, secret=None):
         self.player, self.players, self.prompt = player, players, prompt
         self.choice, self.body, self.actions, self.optional = choice, body, actions, optional
+        # what others may read of a choice: secret by default when several choose at once
+        self.secret = (players is not None) if secret is None else secret
 
     def _options(self, g, env, p):
         if self.actions is not None:
