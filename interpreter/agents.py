@@ -34,6 +34,11 @@ class Request:
         from .engine.lookahead import option_values
         return option_values(self._game, self.player, rng)
 
+    def why_not(self, text: str) -> str:
+        """Why `text` is not a legal option now (the condition that failed, with its values), or ''."""
+        from .engine.refusal import explain_refusal
+        return explain_refusal(self._game, text)
+
     @property
     def has_evaluation(self) -> bool:
         return self._game.rs.evaluate is not None
@@ -133,7 +138,9 @@ class HumanAgent(Agent):
             if len(matches) > 1:
                 out(f"'{answer}' matches {len(matches)} options; type more of it or a number.")
             else:
-                out(f"'{answer}' is not an option: type a number from 1 to {request.count}.")
+                why = request.why_not(answer) if answer and not answer.isdigit() else ""
+                out(f"'{answer}' is not an option" + (f" - {why}" if why else "")
+                    + f": type a number from 1 to {request.count}.")
 
 
 def render_view(view: dict) -> str:

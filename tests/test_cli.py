@@ -120,6 +120,14 @@ def test_play_with_bots_prints_moves_and_scores():
     assert "turn 1 P" in out and "Game over after" in out and "birds" in out
 
 
+def test_play_human_is_told_why_a_choice_is_refused():
+    code, out, err = run("play", "cubirds", "--seed", "2", "--players", "2",
+                         input_text="fly a flock of 2 parrot\n1\n")
+    assert ("'fly a flock of 2 parrot' is not an option - fly is not offered now: P1 is to choose "
+            "'lay birds' (lay)") in out
+    assert "Traceback" not in out + err
+
+
 def test_play_human_reasks_on_bad_input_then_plays():
     # "zzz", "0" and "999" are refused; "1" is accepted; then input ends and the game stops cleanly
     code, out, err = run("play", "cubirds", "--agents", "human,random", "--seed", "2",
