@@ -24,22 +24,25 @@ class Function:
 
 
 def _distinct(xs):
-    seen = []
-    for x in xs:
-        if x not in seen:
-            seen.append(x)
-    return seen
+    try:
+        return list(dict.fromkeys(xs))   # keeps first-seen order
+    except TypeError:                    # unhashable items (lists): the slow way
+        seen = []
+        for x in xs:
+            if x not in seen:
+                seen.append(x)
+        return seen
 
 
 def _counts(xs):
-    order, tally = [], {}
-    for x in xs:
-        if x in tally:
-            tally[x] += 1
-        else:
-            tally[x] = 1
-            order.append(x)
-    return [tally[x] for x in order]
+    tally = {}
+    try:
+        for x in xs:
+            tally[x] = tally.get(x, 0) + 1
+    except TypeError:                    # unhashable items (lists): count by equality
+        order = _distinct(xs)
+        return [sum(1 for x in xs if x == v) for v in order]
+    return list(tally.values())
 
 
 def _take_while(xs, pred):
@@ -72,15 +75,15 @@ def _best(xs, f, better):
 
 
 def _groups(xs, key):
-    order, groups = [], {}
+    groups = {}
     for x in xs:
         k = key(x)
-        if k in groups:
-            groups[k].append(x)
-        else:
+        group = groups.get(k)
+        if group is None:
             groups[k] = [x]
-            order.append(k)
-    return [groups[k] for k in order]
+        else:
+            group.append(x)
+    return list(groups.values())
 
 
 MAX_RANGE = 100_000
