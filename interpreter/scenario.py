@@ -8,6 +8,7 @@ from pathlib import Path
 
 from . import load
 from .engine.game import Game
+from .engine.refusal import explain_refusal
 from .errors import GameError, IllegalChoice, RulesetError, did_you_mean
 from .expr.compiler import ExprError, compile_zone
 from .source import read_file
@@ -322,7 +323,9 @@ class _Run:
             label = str(choice)
             if label not in d.options:
                 hint = did_you_mean(label, d.options)
+                why = explain_refusal(self.game, label)
                 raise ScenarioError(f"{who} has no option '{label}'" + (f" ({hint})" if hint else "")
+                                    + (f" - {why}" if why else "")
                                     + "; the options are: " + "; ".join(d.options), path)
         try:
             self.game.apply(label)

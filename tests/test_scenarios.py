@@ -57,7 +57,9 @@ def test_an_unknown_option_is_located_suggests_the_nearest_and_lists_the_options
     options = "; ".join(f"lay 2 parrot in row {r} on the {side}" for r in range(1, 5) for side in ("left", "right"))
     assert failures("unknown-option.yaml") == [
         f"{path}:10:9: step 1: P1 has no option 'lay 2 parrots in row 2 on the left' "
-        f"(did you mean 'lay 2 parrot in row 2 on the left'?); the options are: {options}"]
+        f"(did you mean 'lay 2 parrot in row 2 on the left'?) - lay: birds from `groups(me.hand, species)` "
+        f"is one of: [parrot, parrot]; r from `range(count(row))` is one of: 0, 1, 2, 3; side from "
+        f"`[\"left\", \"right\"]` is one of: left, right; the options are: {options}"]
 
 
 def test_a_choice_by_the_wrong_player_stops_the_scenario():
