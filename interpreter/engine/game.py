@@ -36,6 +36,7 @@ class Game:
         self.rs = ruleset
         self.state = state
         self.record = record
+        self.probing = False
 
     # creation -------------------------------------------------------------
     @classmethod
