@@ -79,7 +79,7 @@ class RandomAgent(Agent):
 
 class GreedyAgent(Agent):
     """One step of lookahead: the option whose result the ruleset's `evaluate` likes best (ties
-    broken at random; at most 16 options, sampled, are tried), in a world where the cards it cannot
+    broken at random; at most 8 options, sampled, are tried), in a world where the cards it cannot
     see are dealt again at random; plays at random where the ruleset declares no evaluation."""
 
     name = "greedy"
