@@ -265,11 +265,11 @@ class Call(Node):
         vm.push(self.block, inner)
 
 
-def _unwind(g, marker: int, what: str) -> None:
+def _unwind(g, marker: int, what: str, where: str) -> None:
     """Pop frames down to and including the one a flow node owns; refuse when there is none."""
     stack = g.stack
     if not any(f[3] == marker for f in stack):
-        raise GameError(f"{what} is only possible during a turn (it was used outside one)", "flow")
+        raise GameError(f"{what} is only possible {where} (it was used outside)", "flow")
     while stack[-1][3] != marker:
         stack.pop()
     stack.pop()
@@ -279,7 +279,7 @@ class EndTurn(Node):
     """Skip the rest of the turn's steps; the turn's `end` effects and the end checks still run."""
 
     def run(self, vm, g, frame):
-        _unwind(g, vm.rs.steps_node, "end_turn")
+        _unwind(g, vm.rs.steps_node, "end_turn", "during a turn's steps (in actions and what they call)")
 
 
 class EndRound(Node):
@@ -287,7 +287,7 @@ class EndRound(Node):
     round starts, by default with the same current player."""
 
     def run(self, vm, g, frame):
-        _unwind(g, vm.rs.turn_loop_node, "end_round")
+        _unwind(g, vm.rs.turn_loop_node, "end_round", "during a turn")
         g.stack[-1][2]["me"] = g.current
 
 
