@@ -169,3 +169,12 @@ def test_parameter_table_by_player_count():
     for players, size in ((2, 3), (3, 1)):
         game = Game.new(load(text), players, seed=0)
         assert len(game.state.zones[game.rs.zone_slot("hand", players, 0)]) == size
+
+
+def test_end_turn_outside_a_turns_steps_is_an_error_with_its_line():
+    text = BASE.replace("setup:\n  - deal:", "setup:\n  - end_turn\n  - deal:")
+    with pytest.raises(GameError) as info:
+        Game.new(load(text), 2, seed=1)
+    line = text.splitlines().index("  - end_turn") + 1
+    assert str(info.value) == (f"mechanics.yaml:{line}:5: end_turn is only possible during a turn's steps "
+                               "(in actions and what they call) (it was used outside)")
