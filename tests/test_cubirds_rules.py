@@ -125,7 +125,7 @@ def test_reshuffle_discard_into_deck_when_drawing_from_empty_deck():
     g = game.state
     place(game, "hand", ["owl", "duck"], owner=p)
     place(game, "row", ["robin", "toucan", "magpie"], index=0)
-    deck, discard = g.zones[0], None
+    deck = g.zones[0]
     # move the whole deck but one card to the discard pile
     from helpers import slot
     dslot = slot(game, "discard")

@@ -5,7 +5,7 @@ import pytest
 
 from interpreter import Game, RulesetError, load
 from interpreter.extends import load_merged
-from helpers import ROOT, labels, slot
+from helpers import ROOT, labels
 
 CUBIRDS = ROOT / "rulesets" / "cubirds.yaml"
 
