@@ -314,7 +314,10 @@ def new_variant(base, file, force):
     name = target.stem.replace(" ", "-")
     # a bundled base is named by its name; a file by its path relative to the new file
     base_ref = base if not Path(base).suffix else os.path.relpath(Path(base).resolve(), target.resolve().parent)
-    target.write_text(variant_template(rules, base_ref, name), encoding="utf-8")
+    try:
+        target.write_text(variant_template(rules, base_ref, name), encoding="utf-8")
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {file}: {exc.strerror}")
     click.echo(f"wrote {file}: a variant of {rules.title}; check it with 'rulebook validate {file}'")
 
 

@@ -72,7 +72,6 @@ class Ruleset:
     initial_cards: dict
     global_vars: dict
     player_vars: dict
-    hidden_vars: set
     actions: dict
     scoring: Scoring
     turn_limit: int

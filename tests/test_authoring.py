@@ -51,3 +51,9 @@ def test_new_variant_does_not_overwrite(tmp_path):
     target.write_text("keep me")
     result = CliRunner().invoke(cli, ["new", "variant", "cubirds", str(target)])
     assert result.exit_code == 2 and target.read_text() == "keep me"
+
+
+def test_new_variant_into_a_missing_folder_is_a_clear_error(tmp_path):
+    result = CliRunner().invoke(cli, ["new", "variant", "cubirds", str(tmp_path / "no" / "such" / "v.yaml")])
+    assert result.exit_code == 1
+    assert "cannot write" in result.output and "Traceback" not in result.output

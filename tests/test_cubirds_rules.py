@@ -92,12 +92,18 @@ def test_no_surround_when_species_absent_and_draw_two_offered():
     assert len(labels(game, "hand", owner=p)) == before + 2
 
 
-def test_emptying_hand_without_surrounding_can_draw_and_avoid_round_end():
-    game = new_game()
+def last_owl(players=2):
+    """The current player holds a single owl, and row 1 has no owl: laying it empties the hand."""
+    game = new_game(players)
     p = game.current_player
     place(game, "hand", ["owl"], owner=p)
     place(game, "row", ["robin", "toucan", "magpie"], index=0)
     game.reconsider()
+    return game, p
+
+
+def test_emptying_hand_without_surrounding_can_draw_and_avoid_round_end():
+    game, p = last_owl()
     round_before = game.state.round
     game.apply("lay 1 owl in row 1 on the left")
     game.apply("draw 2 cards")
@@ -106,11 +112,7 @@ def test_emptying_hand_without_surrounding_can_draw_and_avoid_round_end():
 
 
 def test_empty_hand_ends_round_everyone_discards_and_the_same_player_starts():
-    game = new_game(players=3)
-    p = game.current_player
-    place(game, "hand", ["owl"], owner=p)
-    place(game, "row", ["robin", "toucan", "magpie"], index=0)
-    game.reconsider()
+    game, p = last_owl(players=3)
     round_before = game.state.round
     game.apply("lay 1 owl in row 1 on the left")
     game.apply("pass")

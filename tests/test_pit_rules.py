@@ -143,7 +143,6 @@ def test_tutorial_wrong_claim_puts_the_claimant_out():
     for _ in range(6):
         game.apply("pass")
     assert game.state.pvars["out"][p] is True
-    assert all(game.decision.player != p for _ in range(1))
     asked = set()
     for _ in range(6):
         asked.add(game.decision.player)

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from click.testing import CliRunner
 
 from interpreter import Game, IllegalChoice, load
@@ -47,10 +49,9 @@ def test_the_refusal_quoted_in_the_doc():
     game = Game.new(load(str(GAME)), 2, seed=1)
     place(game, "hand", ["plum 3", "plum 4", "apple 1"], owner=game.current_player)
     game.reconsider()
-    try:
+    with pytest.raises(IllegalChoice) as info:
         game.apply("bank your apples")
-    except IllegalChoice as exc:
-        message = str(exc)
+    message = str(info.value)
     quoted = ("bank: `count(me.hand where kind == fruit) >= set_size` is false "
               "(count(me.hand where kind == fruit) = 1, set_size = 2)")
     assert quoted in message

@@ -31,7 +31,6 @@ def compile_ruleset(source) -> Ruleset:
     ctx = Context(source)
     data = source.data
     if not isinstance(data, dict):
-        ctx.fail_soft = True
         ctx.error((), "a ruleset is a map of sections (name, players, components, zones, ...)", "type")
         ctx.check()
     builder = _Builder(ctx, data)
@@ -100,7 +99,7 @@ class _Builder(FlowBuilder):
             min_players=lo, max_players=hi, params=self.params, cards=self.cards, card_labels=labels,
             card_attrs=ctx.names.card_attrs, zones=self.zone_defs, fixed_slots=ctx.names.fixed_slots,
             player_zone_names=list(ctx.names.player_zones), initial_cards=self.initial,
-            global_vars=self.global_vars, player_vars=self.player_vars, hidden_vars=set(),
+            global_vars=self.global_vars, player_vars=self.player_vars,
             param_choices=self.param_choices, param_texts=self.param_texts,
             actions=self.actions, scoring=scoring, turn_limit=turn_limit, nodes=ctx.nodes,
             blocks=ctx.blocks, game_block=game_block, steps_node=steps_id, turn_loop_node=turn_loop_id,

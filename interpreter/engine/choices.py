@@ -73,14 +73,13 @@ class Action(Choice):
     def __init__(self, name, arg_names, domains, cond, label, when, block, text):
         super().__init__(name, arg_names, domains, cond, label)
         self.when, self.block, self.text = when, block, text
-        self._base_env = {}
 
     def options(self, g, player, env=None):
         if self.when is not None:
             check = {"me": player} if env is None else dict(env, me=player)
             if not self.when(g, check, None):
                 return []
-        return Choice.options(self, g, self._base_env if env is None else env, player)
+        return Choice.options(self, g, {} if env is None else env, player)
 
 
 class Template:

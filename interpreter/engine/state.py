@@ -86,7 +86,7 @@ class State:
         envs = [dict(e) for e in data["envs"]]
         s.stack = [[block(bid), pc, envs[e], owner, data_] for bid, pc, e, owner, data_ in data["frames"]]
         p = data["pending"]
-        s.pending = None if p is None else (p[0], p[1], [(i, _tuple(a)) for i, a in p[2]])
+        s.pending = None if p is None else (p[0], p[1], [(i, tuple(a)) for i, a in p[2]])
         s.result = data["result"]
         s.history = list(data["history"])
         s.log = list(data["log"])
@@ -100,10 +100,6 @@ def json_copy(value):
     if type(value) is list:
         return [json_copy(v) for v in value]
     return value
-
-
-def _tuple(value):
-    return tuple(value)
 
 
 _PLAIN = (int, str, bool, tuple, type(None), float)

@@ -43,9 +43,8 @@ def view(game, player: int, ids: bool = False) -> dict:
         "round": g.round,
         "turn": g.turn,
         "zones": zones,
-        "vars": {k: v for k, v in g.vars.items() if k not in rs.hidden_vars},
-        "player_vars": {k: {f"P{p + 1}": v[p] for p in range(g.n)} for k, v in g.pvars.items()
-                        if k not in rs.hidden_vars},
+        "vars": dict(g.vars),
+        "player_vars": {k: {f"P{p + 1}": v[p] for p in range(g.n)} for k, v in g.pvars.items()},
     }
     if g.result is not None:
         out["result"] = g.result
