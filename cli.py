@@ -284,7 +284,7 @@ def test_cmd(scenarios):
     \b
     Examples:
       rulebook test tests/scenarios/
-      rulebook test my-game/owl-surrounds.yaml
+      rulebook test my-game/first-turn.yaml
     """
     results, code = run_scenarios(list(scenarios))
     click.echo(format_results(results))
