@@ -156,7 +156,7 @@ def parse_text(text: str, file: str = "<string>") -> Source:
     """Parse YAML text safely into a Source; raise RulesetError with a location on any problem."""
     if len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
         raise RulesetError([Diagnostic("too-large", f"the file is larger than {MAX_FILE_BYTES} bytes",
-                                       Location(file, 1, 1))])
+                                       Location(file, 0, 0))])
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
@@ -186,11 +186,11 @@ def read_file(path: str | Path) -> Source:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
             raise RulesetError([Diagnostic("too-large", f"the file is larger than {MAX_FILE_BYTES} bytes",
-                                           Location(str(path), 1, 1))])
+                                           Location(str(path), 0, 0))])
         text = path.read_text(encoding="utf-8")
     except RulesetError:
         raise
     except (OSError, UnicodeDecodeError) as exc:
         raise RulesetError([Diagnostic("io", f"cannot read file: {exc.strerror if isinstance(exc, OSError) else exc}",
-                                       Location(str(path), 1, 1))])
+                                       Location(str(path), 0, 0))])
     return parse_text(text, str(path))

@@ -9,6 +9,7 @@ from ..engine.view import VISIBILITIES
 from ..expr.compiler import BUILTIN_NAMES, Scope
 from ..ruleset import Ruleset, Scoring, Zone
 from ..errors import did_you_mean
+from ..parameters import value_problem
 from .context import Abort, Context, valid_name
 from .effects import EffectCompiler
 # The flow's key sets live with the flow compiler; they are named here too, beside the others.
@@ -92,6 +93,7 @@ class _Builder(FlowBuilder):
         labels = self.card_labels()
         ctx.check()
         self.lint()
+        ctx.check()
         canonical = json.dumps(data, sort_keys=True, default=str)
         return Ruleset(
             name=str(data.get("name")), title=str(data.get("title") or data.get("name")),
@@ -109,9 +111,23 @@ class _Builder(FlowBuilder):
     def lint(self):
         """Design warnings that need the whole ruleset: names declared but never used."""
         ctx, used = self.ctx, self.ctx.names.used
+        overrides = getattr(ctx.source, "overrides", {})
         for name in self.params:
-            if ("param", name) not in used:
+            if ("param", name) in used:
+                continue
+            override = overrides.get(name)
+            if override is None:
                 ctx.warn(("parameters", name), f"parameter '{name}' is never used", "unused", key=True)
+            elif override.in_base:
+                ctx.warn(self.param_path(name), f"this variant sets parameter '{name}', but no expression "
+                         "reads it (anything that read it was replaced or removed)", "unused")
+            else:
+                # A parameter a variant adds is read by something the variant adds; unread, it is a typo.
+                theirs = [n for n in self.params if n not in overrides or overrides[n].in_base]
+                hint = did_you_mean(name, theirs)
+                ctx.error(self.param_path(name), f"the base ruleset has no parameter '{name}' and nothing "
+                          "reads it", "unknown-parameter", hint or "a variant adds a parameter only for "
+                          "expressions it adds as well")
         refills = {z.refill_from for z in self.zone_defs.values()}
         for name in self.zone_defs:
             if ("zone", name) not in used and name not in refills and not any(h[3] == name for h in self.card_homes):
@@ -155,6 +171,7 @@ class _Builder(FlowBuilder):
             ctx.fail(("parameters",), "expected a map of parameter: value", "type")
         out = {}
         self.param_choices, self.param_texts = {}, {}
+        overrides = getattr(ctx.source, "overrides", {})
         for name, value in params.items():
             path = ("parameters", name)
             self._name(path, name)
@@ -188,16 +205,21 @@ class _Builder(FlowBuilder):
                     ctx.warn(vpath, f"parameter '{name}' has no value for "
                              + ", ".join(map(str, missing)) + f" player{'s' if missing != [1] else ''}"
                              f" (the ruleset is for {lo} to {hi})", "parameter-table")
-            allowed = self.param_choices.get(name)
-            values = value.values() if isinstance(value, dict) else [value]
-            bad = [v for v in values if allowed is not None and v not in allowed]
-            if bad:
-                ctx.error(vpath, f"parameter '{name}' is {bad[0]!r}, which is not one of its choices: "
-                          + ", ".join(map(str, allowed)), "parameter", did_you_mean(str(bad[0]), map(str, allowed)))
+            # a variant's value keeps the kind of the base's value; every value keeps to the choices
+            override = overrides.get(name)
+            old = override.old if override is not None and override.in_base else None
+            problem = value_problem(name, value, old, self.param_choices.get(name))
+            if problem is not None:
+                ctx.error(vpath, problem[0], "parameter", problem[1])
                 continue
             out[name] = value
         ctx.names.params = set(out)
         return out
+
+    def param_path(self, name) -> tuple:
+        """Where a parameter's value is written: under `value` in the long form."""
+        spec = self.section("parameters", {}).get(name)
+        return ("parameters", name) + (("value",) if isinstance(spec, dict) and "value" in spec else ())
 
     def _name(self, path, name):
         if not valid_name(name):
