@@ -10,6 +10,7 @@ from jsonschema.exceptions import relevance
 
 from .bundled import schema_path
 from .errors import Diagnostic, RulesetError
+from .source import comma_hint
 
 
 @lru_cache(maxsize=1)
@@ -32,12 +33,13 @@ def schema_diagnostics(source) -> list[Diagnostic]:
     out = []
     for error in errors:
         path = tuple(error.absolute_path)
-        key = False
+        key, hint = False, None
         if error.validator == "additionalProperties":
             extra = [k for k in error.instance if k not in error.schema.get("properties", {})]
             if extra:
                 path, key = path + (extra[0],), True
-        out.append(Diagnostic("schema", _message(error), source.location(path, key=key), path=path))
+                hint = comma_hint(source.location(path, key=True), error.instance[extra[0]])
+        out.append(Diagnostic("schema", _message(error), source.location(path, key=key), hint=hint, path=path))
     return out
 
 
