@@ -120,7 +120,7 @@ def _first_sentence(text: str, limit: int = 90) -> str:
 
 
 @cli.command()
-@click.argument("files", nargs=-1, required=True)
+@click.argument("files", nargs=-1, required=True, metavar="RULESET...")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Diagnostics as text or as JSON data.")
 @click.option("--strict", is_flag=True, help="Treat warnings (design lint) as errors.")
@@ -128,15 +128,18 @@ def _first_sentence(text: str, limit: int = 90) -> str:
               help="Also play N seeded games per player count with the ruleset's bots and report "
                    "actions never taken and games that stall.")
 def validate(files, fmt, strict, games):
-    """Check ruleset files; print every problem as file:line:col with the line and a caret.
+    """Check rulesets (files or bundled names); print every problem as file:line:col with the line and a caret.
 
     Errors stop a ruleset from loading; warnings point at likely design mistakes (a declared card
-    total that disagrees with the cards, a parameter or zone never used, an action never offered).
-    Exit status: 0 when every file is valid, 1 otherwise (warnings count with --strict).
+    total that disagrees with the cards, a parameter or zone never used, an action never offered,
+    a deck dealt from before it is shuffled, a score part that cannot change, a parameter a variant
+    sets that nothing reads). Exit status: 0 when every file is valid, 1 otherwise (warnings count
+    with --strict).
 
     \b
-    Example:
+    Examples:
       rulebook validate my-game.yaml my-variant.yaml
+      rulebook validate NAME
     """
     report, failed = [], False
     for f in files:

@@ -83,7 +83,7 @@ def test_validate_json_has_no_position_for_a_file_it_cannot_read():
 USAGE_ERRORS = [
     (["frobnicate"], "No such command 'frobnicate'"),
     (["list", "--jsn"], "No such option '--jsn'. Did you mean '--json'?"),
-    (["validate"], "Missing argument 'FILES...'"),
+    (["validate"], "Missing argument 'RULESET...'"),
     (["validate", "--format", "xml", "cubirds"], "'xml' is not one of 'text', 'json'"),
     (["validate", "--simulate", "-1", "cubirds"], "-1 is not in the range"),
     (["play", "cubirds", "--players", "9", "--agents", "random"],

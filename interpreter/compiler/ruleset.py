@@ -12,6 +12,7 @@ from ..errors import did_you_mean
 from ..parameters import value_problem
 from .context import Abort, Context, valid_name
 from .effects import EffectCompiler
+from .lint import constant_score_parts, unshuffled_deals
 # The flow's key sets live with the flow compiler; they are named here too, beside the others.
 from .flow import (AGENT_NAMES, AGENTS_KEYS, DEFAULT_TURN_LIMIT, END_KEYS, FLOW_KEYS, LIMITS_KEYS,  # noqa: F401
                    ROUND_KEYS, SCORING_KEYS, STEP_KEYS, TURN_KEYS, FlowBuilder)
@@ -142,6 +143,12 @@ class _Builder(FlowBuilder):
                 if isinstance(entry, dict) and "winners" not in entry:
                     ctx.warn(("flow", "ends", i), "this end names no winners and there is no scoring: "
                              "nobody can win this way", "no-winner")
+        for path, zone in unshuffled_deals(self.data, {h[3] for h in self.card_homes}):
+            ctx.warn(path, f"cards are taken from '{zone}' before it is shuffled: they come in the order "
+                     "the file lists them", "unshuffled", "add '- shuffle: " + zone + "' before this")
+        for name in constant_score_parts(self.data):
+            ctx.warn(("scoring", "parts", name), f"score part '{name}' cannot change: it reads no zone or "
+                     "variable that any effect changes", "constant-score")
         steps = {a for s in self.step_actions for a in s} | self.fx.chosen_actions
         for name in self.actions:
             if name not in steps:
