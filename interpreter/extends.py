@@ -182,7 +182,8 @@ def explain_removals(source, diagnostics: list) -> list:
         what = removal.path[-1]
         uses = ", ".join(used) + (f" (first at {first})" if first else "")
         if len(removal.path) == 1 and removal.names != {what}:
-            message = f"an empty '{what}:' is null, which removes every entry of the base's '{what}'; still used: {uses}"
+            message = (f"'{what}:' is empty (null), which removes every entry of the base's '{what}'; "
+                       f"still used: {uses}")
             hint = f"write the entries to change under '{what}:', or delete the line to keep the base's"
         else:
             message = f"this removes '{what}' (null removes), but it is still used (first at {first})"

@@ -86,7 +86,7 @@ def test_an_empty_parameters_section_is_one_error_in_the_variant(tmp_path):
         load(str(path))
     [d] = info.value.diagnostics
     assert (d.code, str(d.location)) == ("removed-in-use", f"{path}:3:1")
-    assert d.message.startswith("an empty 'parameters:' is null, which removes every entry of the base's "
+    assert d.message.startswith("'parameters:' is empty (null), which removes every entry of the base's "
                                 "'parameters'; still used: ")
     used = d.message.split("still used: ")[1].split(" (first at")[0].split(", ")
     assert len(used) >= 3 and set(used) <= set(load("cubirds").params)
