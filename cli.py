@@ -12,9 +12,10 @@ import yaml
 
 from interpreter import Game, RulebookError, RulesetError, load, load_source
 from interpreter.engine.game import log_for, log_text
-from interpreter.agents import HumanAgent, Request, make_agent
-from interpreter.bundled import bundled, resolve
-from interpreter.errors import Diagnostic
+from interpreter.agents import AGENTS, HumanAgent, Request, make_agent
+from interpreter.bundled import bundled, resolve, schema_path
+from interpreter.errors import Diagnostic, did_you_mean
+from interpreter.parameters import override_problem
 from interpreter.simulate import play_one, seat_agents, simulate
 from interpreter.transcript import format_transcript
 from interpreter.extends import load_merged
@@ -29,17 +30,44 @@ def _params(values) -> dict:
     out = {}
     for item in values:
         if "=" not in item:
-            raise click.BadParameter(f"'{item}' is not name=value", param_hint="--param")
+            raise click.BadParameter(f"'{item}' is not name=value", param_hint="'--param'")
         name, _, raw = item.partition("=")
         try:
             out[name.strip()] = yaml.safe_load(raw)
         except yaml.YAMLError:
-            raise click.BadParameter(f"cannot read the value of '{item}'", param_hint="--param")
+            raise click.BadParameter(f"cannot read the value of '{item}'", param_hint="'--param'")
+    return out
+
+
+def _overrides(rules, values) -> dict:
+    """`--param` options checked against the ruleset as a variant's parameters are: a usage error if wrong."""
+    out = _params(values)
+    for name, value in out.items():
+        problem = override_problem(name, value, rules.params, rules.param_choices)
+        if problem is not None:
+            message, hint = problem
+            raise click.BadParameter(message + (f"; {hint}" if hint else ""), param_hint="'--param'")
     return out
 
 
 def _agents(text: str | None) -> list[str]:
-    return [a.strip() for a in text.split(",") if a.strip()] if text else []
+    """`--agents a,b` -> names, each one an agent that exists."""
+    names = [a.strip() for a in text.split(",") if a.strip()] if text else []
+    for name in names:
+        if name not in AGENTS:
+            hint = did_you_mean(name, AGENTS)
+            raise click.BadParameter(f"unknown agent '{name}' (agents: {', '.join(AGENTS)})"
+                                     + (f"; {hint}" if hint else ""), param_hint="'--agents'")
+    return names
+
+
+def _players(rules, players: int | None) -> int:
+    """The number of players: the ruleset's minimum unless given; outside its range, a usage error."""
+    n = players if players is not None else rules.min_players
+    if not rules.min_players <= n <= rules.max_players:
+        raise click.BadParameter(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {n}",
+                                 param_hint="'--players'")
+    return n
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -92,7 +120,7 @@ def _first_sentence(text: str, limit: int = 90) -> str:
 
 
 @cli.command()
-@click.argument("files", nargs=-1, required=True)
+@click.argument("files", nargs=-1, required=True, metavar="RULESET...")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Diagnostics as text or as JSON data.")
 @click.option("--strict", is_flag=True, help="Treat warnings (design lint) as errors.")
@@ -100,21 +128,24 @@ def _first_sentence(text: str, limit: int = 90) -> str:
               help="Also play N seeded games per player count with the ruleset's bots and report "
                    "actions never taken and games that stall.")
 def validate(files, fmt, strict, games):
-    """Check ruleset files; print every problem as file:line:col with the line and a caret.
+    """Check rulesets (files or bundled names); print every problem as file:line:col with the line and a caret.
 
     Errors stop a ruleset from loading; warnings point at likely design mistakes (a declared card
-    total that disagrees with the cards, a parameter or zone never used, an action never offered).
-    Exit status: 0 when every file is valid, 1 otherwise (warnings count with --strict).
+    total that disagrees with the cards, a parameter or zone never used, an action never offered,
+    a deck dealt from before it is shuffled, a score part that cannot change, a parameter a variant
+    sets that nothing reads). Exit status: 0 when every file is valid, 1 otherwise (warnings count
+    with --strict).
 
     \b
-    Example:
+    Examples:
       rulebook validate my-game.yaml my-variant.yaml
+      rulebook validate NAME
     """
     report, failed = [], False
     for f in files:
         diags: list[Diagnostic] = []
         try:
-            source = load_merged(f)
+            source = load_merged(resolve(f))
             rules = load_source(source)
             diags = list(rules.warnings)
             if games:
@@ -140,10 +171,6 @@ def validate(files, fmt, strict, games):
     sys.exit(1 if failed else 0)
 
 
-def _resolve_players(rules, players):
-    return players if players is not None else rules.min_players
-
-
 @cli.command()
 @click.argument("ruleset")
 @click.option("--players", "-p", type=int, help="Number of players (default: the ruleset's minimum).")
@@ -162,12 +189,12 @@ def play(ruleset, players, agents, seed, params, quiet):
       rulebook play my-game.yaml --agents random --seed 1
     """
     rules = load(ruleset)
-    n = _resolve_players(rules, players)
+    n = _players(rules, players)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
     bot = rules.default_agent or "random"
     names = seat_agents(_agents(agents), n) if agents else ["human"] + [bot] * (n - 1)
-    game = Game.new(rules, n, seed=seed, params=_params(params))
+    game = Game.new(rules, n, seed=seed, params=_overrides(rules, params))
     seats = [make_agent(name, seed=seed * 1000 + i) for i, name in enumerate(names)]
     click.echo(f"{rules.title}: {n} players, seed {seed}; seats: "
                + ", ".join(f"P{i + 1} {a}" for i, a in enumerate(names)))
@@ -235,13 +262,11 @@ def simulate_cmd(ruleset, games, players, agents, seed, params, as_json):
       rulebook simulate my-game.yaml --games 500 --agents random,first --json
     """
     rules = load(ruleset)
-    n = _resolve_players(rules, players)
+    n = _players(rules, players)
     names = _agents(agents) or [rules.default_agent or "random"]
     if "human" in names:
-        raise click.BadParameter("simulate plays bots only; use 'rulebook play' to play", param_hint="--agents")
-    for name in names:
-        make_agent(name)
-    overrides = _params(params)
+        raise click.BadParameter("simulate plays bots only; use 'rulebook play' to play", param_hint="'--agents'")
+    overrides = _overrides(rules, params)
     show_bar = games >= 50 and not as_json and sys.stderr.isatty()
     if show_bar:
         with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
@@ -289,7 +314,7 @@ def test_cmd(scenarios):
     \b
     Examples:
       rulebook test tests/scenarios/
-      rulebook test my-game/owl-surrounds.yaml
+      rulebook test my-game/first-turn.yaml
     """
     results, code = run_scenarios(list(scenarios))
     click.echo(format_results(results))
@@ -320,10 +345,46 @@ def new_variant(base, file, force):
     # a bundled base is named by its name; a file by its path relative to the new file
     base_ref = base if not Path(base).suffix else os.path.relpath(Path(base).resolve(), target.resolve().parent)
     try:
-        target.write_text(variant_template(rules, base_ref, name), encoding="utf-8")
+        target.write_text(variant_template(rules, base_ref, name, _schema_ref(target)), encoding="utf-8")
     except OSError as exc:
         raise click.ClickException(f"cannot write {file}: {exc.strerror}")
     click.echo(f"wrote {file}: a variant of {rules.title}; check it with 'rulebook validate {file}'")
+
+
+def _schema_ref(target: Path) -> str:
+    """The installed schema as seen from `target`'s folder: a relative path when both are in one
+    project, else an absolute one (editors resolve either from the file's own folder)."""
+    schema, folder = schema_path().resolve(), target.resolve().parent
+    try:
+        shared = Path(os.path.commonpath([schema, folder]))
+    except ValueError:   # on another drive
+        return schema.as_uri()
+    if shared == Path(shared.anchor):
+        return schema.as_posix()
+    return Path(os.path.relpath(schema, folder)).as_posix()
+
+
+@cli.command()
+@click.option("--path", "show_path", is_flag=True, help="Print where the schema file is instead of the schema.")
+def schema(show_path):
+    """Print the JSON Schema of ruleset files, for editors that check YAML as you type.
+
+    The schema accepts a complete ruleset and, in a file with 'extends:', a variant (every section
+    partial, null to remove). An editor with the YAML language server uses it when the file's first
+    line names it; 'rulebook new variant' writes that line with the path of the installed schema:
+
+    \b
+      # yaml-language-server: $schema=PATH
+
+    \b
+    Examples:
+      rulebook schema --path
+      rulebook schema > ruleset.schema.json
+    """
+    if show_path:
+        click.echo(str(schema_path().resolve()))
+        return
+    click.echo(schema_path().read_text(encoding="utf-8"), nl=False)
 
 
 @cli.command()
@@ -359,8 +420,10 @@ def explain(ruleset, resolved):
 def transcript(ruleset, players, agents, seed):
     """Print the full transcript of one seeded bot game (the format of the golden transcripts)."""
     rules = load(ruleset)
-    n = _resolve_players(rules, players)
+    n = _players(rules, players)
     names = _agents(agents) or [rules.default_agent or "random"]
+    if "human" in names:
+        raise click.BadParameter("a transcript is of bots only; use 'rulebook play' to play", param_hint="'--agents'")
     game = play_one(rules, n, seed, seat_agents(names, n), record=True)
     click.echo(format_transcript(rules, game, seed, names), nl=False)
 

@@ -471,7 +471,8 @@ def procedures(rules, data) -> list[str]:
 def end_of_game(rules, data) -> list[str]:
     """The game's end conditions, the `end_game` effects, and the turn limit."""
     out = ["## End of the game", "", "After every turn the game's end conditions are checked, in order "
-           "(then the round's):", ""]
+           "(then the round's), and again after every round, once the round's end effects are done "
+           "(so the end of a round can end the game before another round starts):", ""]
     for entry in flow_parts(data)[0].get("ends") or []:
         win = f"winners are {code(entry['winners'])}" if "winners" in entry else "the scoring decides the winners"
         out.append(f"- When {code(entry['when'])}, the game ends{reason(entry)}: {win}."

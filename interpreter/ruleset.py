@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import GameError, did_you_mean
+from .errors import GameError
+from .parameters import override_problem
 
 
 @dataclass
@@ -159,29 +160,21 @@ class Ruleset:
         self.card_resets = [(name, spec.value) for name, spec in self.card_vars.items() if not spec.keep]
 
     def resolve_params(self, players: int, overrides: dict) -> dict:
-        """Parameter values for this player count, with overrides applied by name."""
+        """Parameter values for this player count, with overrides applied by name (checked as a
+        variant's values are: the name, the kind of value, the choices)."""
+        values = dict(self.params)
+        for name, value in overrides.items():
+            problem = override_problem(name, value, self.params, self.param_choices)
+            if problem is not None:
+                message, hint = problem
+                raise GameError(message + (f"; {hint}" if hint else ""), "parameter")
+            values[name] = value
         out = {}
-        for name, value in self.params.items():
+        for name, value in values.items():
             if isinstance(value, dict):
                 if players not in value:
                     raise GameError(f"parameter '{name}' has no value for {players} players", "parameter")
                 value = value[players]
-            out[name] = value
-        for name, value in overrides.items():
-            if name not in out:
-                hint = did_you_mean(name, out)
-                raise GameError(f"unknown parameter '{name}'" + (f"; {hint}" if hint else ""), "parameter")
-            old = out[name]
-            if isinstance(old, bool) != isinstance(value, bool) or \
-                    type(old) in (int, str, list) and type(value) is not type(old):
-                kinds = {bool: "true or false", int: "a whole number", str: "a text", list: "a list"}
-                raise GameError(f"parameter '{name}' takes {kinds.get(type(old), type(old).__name__)}, "
-                                f"not {value!r}", "parameter")
-            allowed = self.param_choices.get(name)
-            if allowed is not None and value not in allowed:
-                hint = did_you_mean(str(value), map(str, allowed))
-                raise GameError(f"parameter '{name}' may be " + ", ".join(map(str, allowed)) + f", not {value!r}"
-                                + (f"; {hint}" if hint else ""), "parameter")
             out[name] = value
         return out
 

@@ -79,7 +79,7 @@ def zone_slot(game: Game, key, me: int = 0, path: tuple = ()) -> int:
 
 
 def expand(items, path: tuple = ()) -> list:
-    """A list of cards as written, where 'owl*3' (or 'owl × 3') stands for three owls."""
+    """A list of cards as written, where 'red 5*3' (or 'red 5 × 3') stands for three such cards."""
     if not isinstance(items, list):
         raise ScenarioError(f"expected a list of cards, not {show(items)}", path)
     out = []
@@ -92,7 +92,7 @@ def expand(items, path: tuple = ()) -> list:
 
 
 def card_ids(rules, spec, path: tuple = ()) -> list:
-    """The ids of the cards a spec names: a label ('owl') or attributes they all have ({species: owl})."""
+    """The ids of the cards a spec names: a label ('red 5') or attributes they all have ({colour: red})."""
     if isinstance(spec, dict):
         found = [c for c, attrs in enumerate(rules.cards) if all(attrs.get(k) == v for k, v in spec.items())]
         hint = None

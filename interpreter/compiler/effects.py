@@ -61,6 +61,13 @@ class EffectCompiler:
                 nodes.append(node)
         return ctx.block(nodes) if nodes else None
 
+    def _body_check(self, path, body):
+        """A loop needs effects; a body whose every effect had an error was reported already."""
+        if body is None:
+            if self.ctx.get(path):
+                raise Abort()
+            self.ctx.fail(path, "the loop body is empty", "effect")
+
     def effect(self, path, item, scope: Scope):
         ctx = self.ctx
         if isinstance(item, str):
@@ -325,8 +332,7 @@ class EffectCompiler:
             ctx.fail(path, f"a '{head}' loop needs 'do:' effects", "missing-field")
         limit = ctx.expr(path + ("max",), scope) if "max" in fields else (lambda g, e, it: DEFAULT_LOOP_MAX)
         body = self.block(path + ("do",), scope)
-        if body is None:
-            ctx.fail(path + ("do",), "the loop body is empty", "effect")
+        self._body_check(path + ("do",), body)
         return N.Repeat(cond, until, limit, body)
 
     def e_while(self, path, fields, value, scope):
@@ -347,8 +353,7 @@ class EffectCompiler:
         inner = Scope({**scope.locals, value: ELEMENT.get(items.kind, "any")},
                       scope.it)
         body = self.block(path + ("do",), inner)
-        if body is None:
-            ctx.fail(path + ("do",), "the loop body is empty", "effect")
+        self._body_check(path + ("do",), body)
         return N.ForEach(value, items, body)
 
     def e_call(self, path, fields, value, scope):

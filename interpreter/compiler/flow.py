@@ -84,6 +84,10 @@ class FlowBuilder:
                                     "first player"))
         round_nodes.append(turn_loop)
         self._add_block(round_nodes, rpath + ("end",), round_, "end", scope)
+        if game_ends:
+            # A round's end can end the game (a hand that reaches the target score): look before
+            # another round starts, once the round's `end` effects are done.
+            round_nodes.append(ctx.node(F.EndChecks(game_ends, []), rpath, "end checks"))
         round_loop = ctx.node(F.RoundLoop(ctx.block(round_nodes)), rpath, "rounds")
 
         game_nodes = []

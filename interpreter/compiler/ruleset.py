@@ -13,8 +13,10 @@ from ..expr.functions import FUNCTIONS
 from ..expr.parser import ExprError, _names_in, parse
 from ..ruleset import CardVariable, Ruleset, Scoring, Variable, Zone
 from ..errors import did_you_mean
+from ..parameters import value_problem
 from .context import Abort, Context, valid_name
 from .effects import EffectCompiler
+from .lint import constant_score_parts, unshuffled_deals
 # The flow's key sets live with the flow compiler; they are named here too, beside the others.
 from .flow import (AGENT_NAMES, AGENTS_KEYS, DEFAULT_TURN_LIMIT, END_KEYS, FLOW_KEYS, LIMITS_KEYS,  # noqa: F401
                    ROUND_KEYS, SCORING_KEYS, STEP_KEYS, TURN_KEYS, FlowBuilder)
@@ -105,6 +107,7 @@ class _Builder(FlowBuilder):
         labels = self.card_labels()
         ctx.check()
         self.lint()
+        ctx.check()
         canonical = json.dumps(data, sort_keys=True, default=str)
         return Ruleset(
             name=str(data.get("name")), title=str(data.get("title") or data.get("name")),
@@ -124,9 +127,23 @@ class _Builder(FlowBuilder):
     def lint(self):
         """Design warnings that need the whole ruleset: names declared but never used."""
         ctx, used = self.ctx, self.ctx.names.used
+        overrides = getattr(ctx.source, "overrides", {})
         for name in self.params:
-            if ("param", name) not in used:
+            if ("param", name) in used:
+                continue
+            override = overrides.get(name)
+            if override is None:
                 ctx.warn(("parameters", name), f"parameter '{name}' is never used", "unused", key=True)
+            elif override.in_base:
+                ctx.warn(self.param_path(name), f"this variant sets parameter '{name}', but no expression "
+                         "reads it (anything that read it was replaced or removed)", "unused")
+            else:
+                # A parameter a variant adds is read by something the variant adds; unread, it is a typo.
+                theirs = [n for n in self.params if n not in overrides or overrides[n].in_base]
+                hint = did_you_mean(name, theirs)
+                ctx.error(self.param_path(name), f"the base ruleset has no parameter '{name}' and nothing "
+                          "reads it", "unknown-parameter", hint or "a variant adds a parameter only for "
+                          "expressions it adds as well")
         refills = {z.refill_from for z in self.zone_defs.values()}
         for name in self.zone_defs:
             if ("zone", name) not in used and name not in refills and not any(h[3] == name for h in self.card_homes):
@@ -141,6 +158,12 @@ class _Builder(FlowBuilder):
                 if isinstance(entry, dict) and "winners" not in entry:
                     ctx.warn(("flow", "ends", i), "this end names no winners and there is no scoring: "
                              "nobody can win this way", "no-winner")
+        for path, zone in unshuffled_deals(self.data, {h[3] for h in self.card_homes}):
+            ctx.warn(path, f"cards are taken from '{zone}' before it is shuffled: they come in the order "
+                     "the file lists them", "unshuffled", "add '- shuffle: " + zone + "' before this")
+        for name in constant_score_parts(self.data):
+            ctx.warn(("scoring", "parts", name), f"score part '{name}' cannot change: it reads no zone or "
+                     "variable that any effect changes", "constant-score")
         steps = {a for s in self.step_actions for a in s} | self.fx.chosen_actions
         for name in self.actions:
             if name not in steps:
@@ -170,6 +193,7 @@ class _Builder(FlowBuilder):
             ctx.fail(("parameters",), "expected a map of parameter: value", "type")
         out = {}
         self.param_choices, self.param_texts = {}, {}
+        overrides = getattr(ctx.source, "overrides", {})
         for name, value in params.items():
             path = ("parameters", name)
             self._name(path, name)
@@ -203,16 +227,21 @@ class _Builder(FlowBuilder):
                     ctx.warn(vpath, f"parameter '{name}' has no value for "
                              + ", ".join(map(str, missing)) + f" player{'s' if missing != [1] else ''}"
                              f" (the ruleset is for {lo} to {hi})", "parameter-table")
-            allowed = self.param_choices.get(name)
-            values = value.values() if isinstance(value, dict) else [value]
-            bad = [v for v in values if allowed is not None and v not in allowed]
-            if bad:
-                ctx.error(vpath, f"parameter '{name}' is {bad[0]!r}, which is not one of its choices: "
-                          + ", ".join(map(str, allowed)), "parameter", did_you_mean(str(bad[0]), map(str, allowed)))
+            # a variant's value keeps the kind of the base's value; every value keeps to the choices
+            override = overrides.get(name)
+            old = override.old if override is not None and override.in_base else None
+            problem = value_problem(name, value, old, self.param_choices.get(name))
+            if problem is not None:
+                ctx.error(vpath, problem[0], "parameter", problem[1])
                 continue
             out[name] = value
         ctx.names.params = set(out)
         return out
+
+    def param_path(self, name) -> tuple:
+        """Where a parameter's value is written: under `value` in the long form."""
+        spec = self.section("parameters", {}).get(name)
+        return ("parameters", name) + (("value",) if isinstance(spec, dict) and "value" in spec else ())
 
     def _name(self, path, name):
         if not valid_name(name):

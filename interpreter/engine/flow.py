@@ -121,7 +121,8 @@ class Step(Choose):
 
 
 class EndChecks(Node):
-    """After each turn: the game's end conditions, then the round's, broadest first.
+    """After each turn: the game's end conditions, then the round's, broadest first. After each round
+    (its `end` effects done), the game's end conditions alone.
 
     A game end with `do` effects runs them first (they may ask players to choose); the game is
     scored when they are done."""
