@@ -119,9 +119,12 @@ BASE = "ruleset: cubirds\nplayers: 2\nseed: 5\n"
     (BASE + "setup:\n  zones:\n    P1.hand: [owl, oul]\n",
      "s.yaml:6:20: no card is labelled 'oul'; did you mean 'owl'?"),
     (BASE + "setup:\n  zones:\n    P1.hand: [flamingo*8]\n",
-     "s.yaml:6:14: no free card flamingo is left: all 7 are placed already"),
-    (BASE + "setup:\n  zones:\n    deck: [owl]\n",
-     "s.yaml:6:11: this zone is where its cards are kept: give only its top, as {top: [...]}"),
+     "s.yaml:6:14: no free card flamingo is left: this zone takes all 7 already"),
+    (BASE + "setup:\n  zones:\n    row[0]: [flamingo*2]\n    P1.hand: [flamingo*6]\n",
+     "s.yaml:7:14: no free card flamingo is left: all 7 are placed already (row[0] has 2, and this zone takes 5)"),
+    (BASE + "setup:\n  zones:\n    row[0]: [owl*3]\n    P1.hand: [owl*4]\n    P2.hand: [owl*4]\n",
+     "s.yaml:8:14: no free card owl is left: all 10 are placed already (row[0] has 3, P1.hand has 4, "
+     "and this zone takes 3)"),
     (BASE + "setup:\n  vars: {tok: 1}\n", "s.yaml:5:10: unknown key 'tok' in vars (did you mean 'took'?); "
                                           "the keys are: took"),
     (BASE + "steps:\n  - expect: {\"count(me.hnd)\": 8}\n",
@@ -176,11 +179,13 @@ def test_choosing_after_the_game_is_over(tmp_path):
     assert run_scenario(write(tmp_path, text)).failures == ["step 4: P2 chose, but the game is over"]
 
 
-def test_results_are_checked_only_when_the_game_is_over(tmp_path):
-    text = BASE + "steps:\n  - expect: {winners: [P1], over: false, scores: {P1: 1}}\n"
+def test_winners_are_checked_only_when_the_game_is_over_and_scores_at_any_step(tmp_path):
+    text = (BASE + "setup:\n  zones:\n    P1.collection: [owl, duck]\n"
+            "steps:\n  - expect: {winners: [P1], over: false, reason: x, scores: {P1: 1, P2: {birds: 1}}}\n")
     assert run_scenario(write(tmp_path, text)).failures == [
         "step 1: expected winners = [P1], but the game is not over",
-        "step 1: expected scores = {P1: 1}, but the game is not over"]
+        "step 1: expected reason = x, but the game is not over",
+        "step 1: expected scores.P1.total = 1, found 2"]
 
 
 def test_setup_sets_variables_and_the_current_player(tmp_path):
