@@ -92,8 +92,8 @@ class _Run:
             if kind is not None and len(step) > 1:
                 raise ScenarioError(f"'{kind}' is a step of its own", path)
             if self.outcomes is not None and kind is not None:
-                raise ScenarioError("random: the outcomes are for the draws of the next choice step, but step "
-                                    f"{self.step} is a '{kind}' step", self.outcomes.path)
+                raise ScenarioError(f"random: the outcomes are for the draws of the next step, which must be a "
+                                    f"choice, not '{kind}'", self.outcomes.path)
             if kind == "expect":
                 expect(self, step["expect"], path + ("expect",))
                 if self.log_read:    # the next log expectation reads what comes after this one
@@ -105,8 +105,8 @@ class _Run:
             elif not self.choose(step, path):
                 return
         if self.outcomes is not None:
-            raise ScenarioError("random: the outcomes are for the draws of the next choice step, but there is "
-                                "none", self.outcomes.path)
+            raise ScenarioError("random: the outcomes are for the draws of the next step, which must be a "
+                                "choice, but there is none", self.outcomes.path)
 
     def random(self, entries, path: tuple) -> Outcomes:
         if not isinstance(entries, list) or not entries:
