@@ -290,7 +290,7 @@ def test_cmd(scenarios, as_json, junit):
     \b
     Examples:
       rulebook test tests/scenarios/
-      rulebook test my-game/owl-surrounds.yaml
+      rulebook test my-game/first-turn.yaml
       rulebook test tests/scenarios/ --json
       rulebook test tests/scenarios/ --junit scenarios.xml
     """

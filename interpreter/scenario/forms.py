@@ -1,6 +1,6 @@
 """Option forms: a ruleset + an option label -> whether any action or choice of it could ever offer that label.
 
-A form is a label template ('lay {count(birds)} {first(birds).species} in row {r + 1} on the {side}')
+A form is a label template ('play {count(cards)} {first(cards).colour} on pile {p + 1} at the {side}')
 with holes. A label fits a form when its text matches the template's words and every hole holds a
 value the ruleset can produce there: a number where the hole is a number, a player, a card label, and
 otherwise words of the ruleset's vocabulary (card labels, attribute and parameter values, the texts

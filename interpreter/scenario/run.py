@@ -135,7 +135,7 @@ class _Run:
                     who, asked = next(iter(waiting.values())), None if d is None else f"P{d.player + 1}"
                     self.fail(f"{who} chose, but the game is over" if d is None else
                               f"{who} chose, but the decision is {asked}'s" if len(step) == 1 else
-                              f"the decision is {asked}'s, but this step has no choice for {asked}")
+                              f"the decision is {asked}'s, but this step has no choice for {asked}", path)
                     return False
                 key = waiting.pop(d.player)
                 if not self.apply(key, step[key], d, path + (key,)):

@@ -1,4 +1,4 @@
-"""The author's words: scenario text (P2, owl*3, numbers, labels) <-> engine values (seats, card ids, lists)."""
+"""The author's words: scenario text (P2, red 3*2, numbers, labels) <-> engine values (seats, card ids, lists)."""
 from __future__ import annotations
 
 import re
@@ -40,7 +40,7 @@ def players_prefix(text: str, players: int, path: tuple = ()) -> tuple[str, int]
 
 
 def expand(items, path: tuple = ()) -> list:
-    """A list of cards as written, where 'owl*3' (or 'owl × 3') stands for three owls."""
+    """A list of cards as written, where 'red 3*2' (or 'red 3 × 2') stands for two cards labelled 'red 3'."""
     if not isinstance(items, list):
         raise ScenarioError(f"expected a list of cards, not {show(items)}", path)
     out = []
@@ -53,7 +53,7 @@ def expand(items, path: tuple = ()) -> list:
 
 
 def card_ids(rules, spec, path: tuple = ()) -> list:
-    """The ids of the cards a spec names: a label ('owl'; 10 for a card labelled 10) or attributes ({species: owl})."""
+    """The ids of the cards a spec names: a label ('red 3'; 10 for a card labelled 10) or attributes ({colour: red})."""
     if isinstance(spec, dict):
         found = [c for c, attrs in enumerate(rules.cards) if all(attrs.get(k) == v for k, v in spec.items())]
         hint = None
