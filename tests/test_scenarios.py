@@ -168,6 +168,8 @@ NUMBERS = f"ruleset: {SCENARIOS / 'games' / 'numbers.yaml'}\nplayers: 2\nseed: 1
      "s.yaml:6:14: no free card flamingo is left: this zone takes all 7 already"),
     (BASE + "setup:\n  zones:\n    row[0]: [flamingo*2]\n    P1.hand: [flamingo*6]\n",
      "s.yaml:7:14: no free card flamingo is left: all 7 are placed already (row[0] has 2, and this zone takes 5)"),
+    (BASE + "setup:\n  zones:\n    deck: {top: [flamingo]}\n    P1.hand: [flamingo*7]\n",
+     "s.yaml:7:14: no free card flamingo is left: all 7 are placed already (deck has 1, and this zone takes 6)"),
     (BASE + "setup:\n  zones:\n    row[0]: [owl*3]\n    P1.hand: [owl*4]\n    P2.hand: [owl*4]\n",
      "s.yaml:8:14: no free card owl is left: all 10 are placed already (row[0] has 3, P1.hand has 4, "
      "and this zone takes 3)"),
@@ -561,6 +563,12 @@ def test_a_deck_given_exactly_sends_its_other_cards_to_staging_and_back(tmp_path
     run.run(source.data["steps"])
     assert run.result.failures == []
     assert sorted([c for z in run.game.state.zones for c in z] + run.table.staged) == before
+
+
+def test_a_card_placed_on_top_of_a_deck_stays_there(tmp_path):
+    text = (BASE + "setup:\n  zones:\n    deck: {top: [flamingo, owl]}\n    P1.hand: [flamingo*6]\n"
+            "steps:\n  - expect: {'take(deck, 2)': [flamingo, owl], P1.hand: [flamingo*6]}\n")
+    assert run_scenario(write(tmp_path, text)).failures == []
 
 
 def test_a_set_takes_cards_from_zones_an_earlier_setup_arranged(tmp_path):

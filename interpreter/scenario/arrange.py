@@ -87,8 +87,9 @@ class Table:
         return ", ".join(f"{name} has {k}" for name, k in counts.items()) or "nowhere"
 
     def arrange(self, slot: int, wanted: list, top: bool, reservoir, placed: set, path: tuple) -> None:
-        """Give a zone these cards (or put them on its top), taken from their reservoir, the staging zone, or a
-        zone not arranged yet; the zone's old cards go back to their reservoir (to staging if that is this zone)."""
+        """Give a zone these cards (or put them on its top), taken from their reservoir, the staging zone, or any
+        other zone, but never one of the cards `placed` already (which this adds to); the zone's old cards go back
+        to their reservoir (to staging if that is this zone)."""
         def source(c):
             return self.home.get(c, STAGED) if reservoir is None else reservoir
 
@@ -104,13 +105,13 @@ class Table:
         for text, ids in wanted:
             ids = set(ids)
             first = source(min(ids))
-            order = [first, STAGED] + [s for s in range(len(self.game.state.zones))
-                                       if s not in placed and s not in (slot, first)]
+            order = [first, STAGED] + [s for s in range(len(self.game.state.zones)) if s not in (slot, first)]
             for s in order + ([slot] if top else []):
-                card = next((c for c in self.cards(s) if c in ids), None)
+                card = next((c for c in self.cards(s) if c in ids and c not in placed), None)
                 if card is not None:
                     self.cards(s).remove(card)
                     chosen.append(card)
+                    placed.add(card)
                     break
             else:
                 here = sum(1 for c in chosen if c in ids)
@@ -146,7 +147,7 @@ def situate(run, spec, path: tuple) -> None:
     reservoir = None
     if "reservoir" in spec:
         reservoir = table.slot(spec["reservoir"], run.me, path + ("reservoir",))
-    placed = set()
+    placed = set()    # the cards this setup or set has placed: no later zone of it takes them
     for key, want in mapping(spec.get("zones", {}), path + ("zones",), None, "zones").items():
         where = path + ("zones", key)
         slot = table.slot(key, run.me, where)
@@ -156,7 +157,6 @@ def situate(run, spec, path: tuple) -> None:
             where, want = where + ("top",), want.get("top", [])
         wanted = [(s, card_ids(run.rules, s, where + (i,))) for i, s in enumerate(expand(want, where))]
         table.arrange(slot, wanted, top, reservoir, placed, where)
-        placed.add(slot)
     try:
         game.reconsider()
     except GameError as exc:
