@@ -511,7 +511,7 @@ def test_a_generator_that_decides_nothing_plays_the_same_game():
         plain_game.apply(choice)
         forced.apply(choice)
     assert forced.to_json() == plain_game.to_json()
-    assert "sample" in asked or "shuffle" in asked or "choice" in asked
+    assert asked      # the game did draw at random while the hook was in place
 
 
 def test_forced_draws_give_what_was_decided_and_do_not_advance_the_generator():
@@ -557,8 +557,9 @@ def test_a_deck_given_exactly_sends_its_other_cards_to_staging_and_back(tmp_path
     source = read_file(path)
     run = _Run(source, ScenarioResult("s", str(path)))
     run.start(source.data)
-    before = sorted(c for z in Game.new(rules("cubirds"), 2, seed=5).state.zones for c in z)
-    assert sorted(c for z in run.game.state.zones for c in z) + [] != before     # some cards wait in staging
+    fresh = Game.new(rules("cubirds"), 2, seed=5)
+    before = sorted(c for z in fresh.state.zones for c in z)
+    assert len(run.table.staged) == len(labels(fresh, "deck")) - 2     # the deck's cards but the two it keeps
     assert sorted([c for z in run.game.state.zones for c in z] + run.table.staged) == before
     run.run(source.data["steps"])
     assert run.result.failures == []

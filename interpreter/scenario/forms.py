@@ -43,7 +43,7 @@ class Vocabulary:
         words = set(self.labels) | self.players | {"yes", "no", "none", "true", "false"}
         for attrs in rules.cards:
             words.update(show(v) for v in attrs.values())
-        for values in (rules.params, rules.global_vars, rules.player_vars):
+        for values in (rules.params, rules.param_choices, rules.global_vars, rules.player_vars):
             for value in values.values():
                 for v in (value.values() if isinstance(value, dict) else value if isinstance(value, list) else [value]):
                     words.add(show(v))
