@@ -22,7 +22,7 @@ from interpreter.extends import load_merged
 from interpreter.authoring import variant_template
 from interpreter.explain import explain_markdown
 from interpreter.probe import probe
-from interpreter.scenario import format_results, run_scenarios
+from interpreter.scenario import format_results, junit_xml, results_json, run_scenarios
 
 
 def _params(values) -> dict:
@@ -305,8 +305,14 @@ def _print_stats(s):
 
 @cli.command("test")
 @click.argument("scenarios", nargs=-1, required=True)
-def test_cmd(scenarios):
-    """Run scenario files (see docs/scenarios.md): one line per scenario, details for failures.
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the results as JSON: each scenario, its failures (message, step, file, line, column), "
+                   "and the counts passed and failed.")
+@click.option("--junit", "junit", type=click.Path(dir_okay=False), default=None,
+              help="Also write the results to this file as JUnit XML, the test report CI services read.")
+def test_cmd(scenarios, as_json, junit):
+    """Run scenario files (see docs/scenarios.md): one line per scenario, details for failures, and a
+    last line 'N passed, M failed'.
 
     A folder runs the .yaml files directly inside it. Exit status: 0 when every scenario passed,
     1 otherwise.
@@ -315,9 +321,16 @@ def test_cmd(scenarios):
     Examples:
       rulebook test tests/scenarios/
       rulebook test my-game/first-turn.yaml
+      rulebook test tests/scenarios/ --json
+      rulebook test tests/scenarios/ --junit scenarios.xml
     """
     results, code = run_scenarios(list(scenarios))
-    click.echo(format_results(results))
+    click.echo(json.dumps(results_json(results), indent=2, ensure_ascii=False) if as_json else format_results(results))
+    if junit:
+        try:
+            Path(junit).write_text(junit_xml(results), encoding="utf-8")
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {junit}: {exc.strerror or exc}")
     sys.exit(code)
 
 

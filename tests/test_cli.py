@@ -212,3 +212,28 @@ def test_schema_prints_the_schema_and_its_path():
     assert code == 0 and out == (ROOT / "schema" / "ruleset.schema.json").read_text(encoding="utf-8")
     code, out, _ = run("schema", "--path")
     assert (code, out.strip()) == (0, str((ROOT / "schema" / "ruleset.schema.json").resolve()))
+
+
+def test_test_prints_a_summary_line_and_exits_one_on_a_failure():
+    code, out, _ = run("test", "tests/scenarios/failing/illegal-is-legal.yaml",
+                       "tests/scenarios/cubirds-big-flock-wins.yaml")
+    assert code == 1 and out.splitlines()[-1] == "1 passed, 1 failed"
+    code, out, _ = run("test", "tests/scenarios/cubirds-big-flock-wins.yaml")
+    assert code == 0 and out.splitlines()[-1] == "1 passed, 0 failed"
+
+
+def test_test_json_and_junit(tmp_path):
+    report = tmp_path / "report.xml"
+    code, out, _ = run("test", "tests/scenarios/failing/illegal-is-legal.yaml",
+                       "tests/scenarios/cubirds-big-flock-wins.yaml", "--json", "--junit", str(report))
+    data = json.loads(out)
+    assert code == 1 and (data["passed"], data["failed"]) == (1, 1)
+    assert [s["passed"] for s in data["scenarios"]] == [False, True]
+    assert data["scenarios"][0]["failures"] == [{
+        "message": "step 1: expected P1's choice 'lay 2 parrot in row 2 on the left' to be refused, but it is legal",
+        "step": 1, "file": "tests/scenarios/failing/illegal-is-legal.yaml", "line": 12, "column": 19}]
+    xml = report.read_text(encoding="utf-8")
+    assert '<testsuites tests="2" failures="1">' in xml and xml.count("<testcase ") == 2
+    code, out, err = run("test", "tests/scenarios/cubirds-big-flock-wins.yaml",
+                         "--junit", str(tmp_path / "no" / "r.xml"))
+    assert code == 1 and "cannot write" in err and "Traceback" not in err

@@ -9,7 +9,7 @@ from interpreter.bundled import bundled
 from helpers import ROOT
 
 # Words of the bundled games that are also the language's own or plain English vocabulary.
-GENERIC = {"action", "seed", "setup", "three", "pairs", "classic", "special"}
+GENERIC = {"action", "seed", "setup", "three", "pairs", "classic", "special", "card"}
 
 
 def game_words() -> set:

@@ -126,7 +126,7 @@ def _sample(g, xs, k):
 def _random(g, xs):
     if not xs:
         return None
-    return xs[g.rng.randrange(len(xs))]
+    return g.rng.choice(xs)   # the same draw as randrange(len(xs)); a forced generator sees the items
 
 
 FUNCTIONS: dict[str, Function] = {f.name: f for f in [
