@@ -276,8 +276,11 @@ def test_kind_mismatches_are_refused_at_load_with_their_column(expr, message):
 
 def test_a_seat_number_where_a_player_is_needed_is_checked():
     with pytest.raises(GameError) as info:
-        game_with("  - end_game: {winners: '[99]'}")
+        game_with("  - set: {holder: 99}\n  - end_game: {winners: '[holder]'}")
     assert "winners must be a player of this game (P1 to P2), not 99" in str(info.value)
+    with pytest.raises(RulesetError) as refused:   # a number written there is known at load
+        game_with("  - end_game: {winners: '[99]'}")
+    assert "99 is a number, not a player" in str(refused.value)
 
 
 # 6. who is `me` inside choose -------------------------------------------------------------------------

@@ -160,7 +160,7 @@ def run_effect(effect_yaml, players=2):
 
 @pytest.mark.parametrize("effect,message", [
     ("  - let: {x: 'range(1000000000000)'}", "range of 1000000000000 numbers is larger than the limit"),
-    ("  - let: {x: '[1] * 1000000000'}", "'*' multiplies numbers, not list and int"),
+    ("  - let: {x: '[1] * 1000000000'}", "'*' multiplies numbers, not a list and a number"),
     ("  - let: {x: '1000000000000 * 1000000000000'}", "a number grew past"),
 ])
 def test_expressions_cannot_exhaust_memory(effect, message):
@@ -198,3 +198,203 @@ def test_too_many_cards_are_refused():
                            "      - {species: flamingo, small: 2, big: 3, count: 99999999}")
     with pytest.raises(RulesetError):
         load_text(text, "many.yaml")
+
+
+# The work budget (engine/budget.py): no ruleset makes a step run away -------------------------------
+
+HOSTILE = """\
+name: hostile
+players: {min: 2, max: 3}
+components:
+  card:
+    in: deck
+    cards:
+      - {value: 1, count: 10}
+zones:
+  deck: {visibility: count}
+  hand: {per_player: true}
+parameters: {huge: 1000000000000000000}
+variables: {x: 1, xs: [1], t: "ab", n: 0, none_yet: null}
+setup:
+SETUP
+actions:
+  take:
+    args: {card: deck}
+    label: LABEL
+    do:
+      - move: {cards: card, from: deck, to: me.hand}
+DO
+flow:
+  round:
+    turn:
+      steps: [take]
+limits:
+  turns: 30
+"""
+
+
+def hostile(setup="  - shuffle: deck", do="", label='"take {card}"'):
+    """The hostile ruleset's text with some effects in its setup, some in its action, and a label."""
+    return HOSTILE.replace("SETUP", setup).replace("DO", do).replace("LABEL", label)
+
+
+def line_of(text, needle):
+    return next(i for i, l in enumerate(text.splitlines(), 1) if needle in l)
+
+
+def start_fails(text, players=2):
+    """Load the text (it must load) and start a game: the GameError it ends in."""
+    rules = load_text(text, "hostile.yaml")
+    start = time.perf_counter()
+    with pytest.raises(GameError) as info:
+        Game.new(rules, players, seed=1)
+    assert time.perf_counter() - start < 30
+    return str(info.value)
+
+
+def test_the_base_of_these_cases_plays():
+    game = Game.new(load_text(hostile(), "hostile.yaml"), 2, seed=1)
+    while not game.is_over:
+        game.apply(0)
+    assert game.result["reason"] == "turn limit of 30 turns reached"
+
+
+def test_nested_loops_over_big_ranges_stop_at_the_budget_naming_the_loop():
+    setup = ("  - for_each: a\n    in: range(100000)\n    do:\n"
+             "      - for_each: b\n        in: range(100000)\n        do:\n"
+             "          - for_each: c\n            in: range(100000)\n            do:\n"
+             "              - for_each: d\n                in: range(100000)\n                do: [{set: {x: d}}]")
+    text = hostile(setup)
+    message = start_fails(text)
+    row, loop = line_of(text, "- for_each: d"), line_of(text, "- for_each: c")
+    # each pass of the inner loops takes a copy of a range of 100000: the list items run out first
+    assert message == (f"hostile.yaml:{row}:17: this step went through more than 1,000,000 list items without a "
+                       f"decision, in the 'for_each' loop at hostile.yaml:{loop}:13 "
+                       "(see Limits in the language reference)")
+
+
+def test_a_long_while_loop_is_stopped_by_the_budget_not_by_the_clock():
+    text = hostile("  - while: true\n    max: 99999\n    do: [{set: {x: 1}}, {set: {x: 2}}, {set: {x: 3}}, "
+                   "{set: {x: 4}}, {set: {x: 5}}, {set: {x: 6}}, {set: {x: 7}}, {set: {x: 8}}, {set: {x: 9}}, "
+                   "{set: {x: 10}}, {set: {x: 11}}]")
+    message = start_fails(text)
+    assert message.startswith(f"hostile.yaml:{line_of(text, '- while: true')}:5: more than 1,000,000 effects")
+    assert message.endswith("in this 'while' loop (see Limits in the language reference)")
+
+
+def test_turns_without_decisions_are_stopped_at_the_turn_loop():
+    text = hostile().replace("      steps: [take]", "      steps: [{actions: [take], if: 'false'}]").replace(
+        "  turns: 30", "  turns: 1000000")
+    message = start_fails(text)
+    assert message == (f"hostile.yaml:{line_of(text, '      steps:')}:7: more than 1,000,000 effects ran in one step, "
+                       "without a decision: the turns here follow one another and nobody is asked to choose "
+                       "(see Limits in the language reference)")
+
+
+@pytest.mark.parametrize("setup,needle,message", [
+    # a number doubled 20,000 times
+    ("  - while: true\n    max: 20000\n    do: [{add: {x: x}}]", "{add: {x: x}}", "a number grew past 1,000,000,000,000,000,000"),
+    ("  - while: true\n    max: 20000\n    do: [{set: {x: x + x}}]", "{set: {x: x + x}}", "a number grew past"),
+    ("  - while: true\n    max: 20000\n    do: [{set: {x: x * 3}}]", "{set: {x: x * 3}}", "a number grew past"),
+    ("  - while: true\n    max: 20000\n    do: [{set: {x: '0 - x - x'}}]", "0 - x - x", "a number grew past"),
+    ("  - set: {x: 'sum([huge, huge])'}", "sum([huge, huge])", "a number grew past"),
+    ("  - set: {x: 'huge + huge'}", "huge + huge", "a number grew past"),
+    # a list doubled 40 times
+    ("  - while: true\n    max: 40\n    do: [{add: {xs: xs}}]", "{add: {xs: xs}}", "a list grew past 100,000 items"),
+    ("  - while: true\n    max: 40\n    do: [{set: {xs: xs + xs}}]", "xs + xs", "a list grew past 100,000 items"),
+    ("  - while: true\n    max: 40\n    do: [{let: {ys: xs + xs}}, {set: {xs: ys}}]", "xs + xs", "a list grew past"),
+    # a text doubled 40 times
+    ("  - while: true\n    max: 40\n    do: [{add: {t: t}}]", "{add: {t: t}}", "a text grew past 100,000 characters"),
+    # a list inside a list inside a list ...
+    ("  - while: true\n    max: 100\n    do: [{set: {xs: '[xs]'}}]", "'[xs]'", "a list nests deeper than 32 levels"),
+    # lists walked by nested expressions
+    ("  - let: {ys: 'map(range(100000), count(map(range(100000), it)))'}", "map(range(100000)",
+     "this step went through more than 1,000,000 list items without a decision"),
+    ("  - let: {ys: 'map(range(100000), sum(range(100000)))'}", "map(range(100000)",
+     "this step went through more than 1,000,000 list items"),
+    ("  - let: {ys: 'range(100000)'}\n  - for_each: i\n    in: range(1000)\n    do: [{set: {x: 'count(ys where it > i)'}}]",
+     "count(ys where", "this step went through more than 1,000,000 list items"),
+    ("  - let: {ys: 'range(100000)'}\n  - for_each: i\n    in: range(1000)\n    do: [{set: {x: 'sum(ys)'}}]",
+     "sum(ys)", "this step went through more than 1,000,000 list items"),
+    ("  - let: {ys: 'range(100000)'}\n  - for_each: i\n    in: range(1000)\n    do: [{if: 'i in ys', then: [{set: {x: 1}}]}]",
+     "i in ys", "this step went through more than 1,000,000 list items"),
+    ("  - let: {ys: 'range(100000)'}\n  - for_each: i\n    in: range(1000)\n    do: [{let: {zs: ys}}]",
+     "{let: {zs: ys}}", "this step went through more than 1,000,000 list items"),
+])
+def test_growth_and_work_have_caps_for_every_operation(setup, needle, message):
+    tracemalloc.start()
+    text = hostile(setup)
+    found = start_fails(text)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert message in found
+    assert found.startswith(f"hostile.yaml:{line_of(text, needle)}:")
+    assert peak < 200 * 1024 * 1024
+
+
+def test_a_choice_with_too_many_combinations_is_refused_before_listing_them():
+    text = hostile().replace("args: {card: deck}", "args: {card: deck, a: range(100000), b: range(100000)}")
+    message = start_fails(text)
+    assert message == (f"hostile.yaml:{line_of(text, 'steps: [take]')}:15: the arguments of 'take' make more than "
+                       "1,000,000 combinations to try (see Limits in the language reference)")
+
+
+def test_a_decision_has_at_most_100000_options():
+    text = hostile().replace("args: {card: deck}", "args: {card: deck, a: range(200), b: range(100)}")
+    message = start_fails(text)
+    assert message == (f"hostile.yaml:{line_of(text, 'steps: [take]')}:15: a decision with 200,000 options: at most "
+                       "100,000 may be offered (see Limits in the language reference)")
+
+
+@pytest.mark.parametrize("effect,message", [
+    ("{set: {x: 'x / (x - 1)'}}", "ruleset error in 'set': division by zero"),
+    ("{set: {x: 'x % 0'}}", "ruleset error in 'set': division by zero"),
+    ("{if: 'none_yet < t', then: [end_game]}", "'<' compares two numbers or two texts, not none and a text"),
+    ("{set: {x: 'x + t'}}", "'+' adds numbers or joins two texts or two lists, not a number and a text"),
+    ("{set: {x: 'count(x)'}}", "a list is needed here, not a number"),
+    ("{set: {x: 'xs[5]'}}", "[5] is past the end of a list of 1 item"),
+    ("{set: {x: 'xs[t]'}}", "[...] takes an item of a list by its position (a number), not by a text"),
+    ("{set: {x: 'sum(t)'}}", "sum() cannot work on a text"),
+    ("{set: {x: 'x in x'}}", "'in' looks in a list or a text, not in a number"),
+])
+def test_runtime_mistakes_are_told_in_the_authors_words(effect, message):
+    text = hostile(f"  - {effect}")
+    found = start_fails(text)
+    assert found.startswith(f"hostile.yaml:{line_of(text, effect)}:5: ") and message in found
+    assert "NoneType" not in found and "'int'" not in found
+
+
+def test_functions_that_double_at_every_level_are_refused_at_load_quickly():
+    fns = "functions:\n  f0: {args: [y], value: 'y + 1'}\n" + "".join(
+        f"  f{i}: {{args: [y], value: 'f{i - 1}(y) + f{i - 1}(y)'}}\n" for i in range(1, 30))
+    text = hostile().replace("\nzones:", "\n" + fns + "zones:")
+    start = time.perf_counter()
+    with pytest.raises(RulesetError) as info:
+        load_text(text, "hostile.yaml")
+    assert time.perf_counter() - start < 20
+    d = info.value.diagnostics[0]
+    assert d.code == "too-large" and "expand to more than 1000 calls" in d.message
+    assert d.location.line == line_of(text, "  f8: ")
+
+
+@pytest.mark.parametrize("row,message", [
+    ("- {value: 1, count: 10000}\n      - {value: 2, count: 10000}", "the cards come to more than 10000"),
+    ("- {each: {a: RANGE, b: RANGE, c: RANGE}}", "each makes more than 10000 cards"),
+])
+def test_card_tables_that_multiply_are_refused_before_they_are_built(row, message):
+    values = "[" + ", ".join(str(i) for i in range(1000)) + "]"
+    text = hostile().replace("- {value: 1, count: 10}", row.replace("RANGE", values))
+    start = time.perf_counter()
+    with pytest.raises(RulesetError) as info:
+        load_text(text, "hostile.yaml")
+    assert time.perf_counter() - start < 10
+    assert message in str(info.value) and info.value.diagnostics[0].code == "too-large"
+
+
+def test_a_computed_attribute_has_a_budget_while_the_ruleset_loads():
+    text = hostile().replace("    in: deck\n", "    in: deck\n    computed:\n"
+                                                "      w: 'count(map(range(100000), map(range(100000), it)))'\n")
+    with pytest.raises(RulesetError) as info:
+        load_text(text, "hostile.yaml")
+    d = info.value.diagnostics[0]
+    assert d.code == "computed" and "went through more than 1,000,000 list items" in d.message

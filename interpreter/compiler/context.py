@@ -6,11 +6,17 @@ import re
 from ..engine.choices import Template
 from ..errors import Diagnostic, RulesetError, did_you_mean
 from ..source import comma_hint
+from lark import Tree
+
 from ..expr.compiler import Compiled, ExprError, Names, Scope, compile_expr, compile_zone
+from ..expr.parser import parse
 
 
 NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 KEYWORDS = {"and", "or", "not", "in", "if", "else", "where", "true", "false", "none"}
+# kinds that are never players, as the author would name them
+NOT_PLAYERS = {"int": "a number", "str": "a text", "bool": "true/false", "card": "a card", "cards": "a list of cards",
+               "none": "none", "value": "an attribute of a card", "values": "attributes of cards"}
 
 
 def valid_name(name) -> bool:
@@ -104,6 +110,29 @@ class Context:
                       "change the game)", "random-outside-effect")
         return compiled
 
+    def winners(self, path, scope: Scope | None = None, random_ok: bool = True) -> Compiled:
+        """Compile `winners:`, refusing what is known now not to be players (the game would refuse it
+        when it ends): a number, a card, a text, or a list written with numbers in it."""
+        compiled = self.expr(path, scope, random_ok=random_ok)
+        if compiled.kind in NOT_PLAYERS:
+            self.fail(path, f"winners are players (as in '[me]' or 'players where ...'), but this is "
+                      f"{NOT_PLAYERS[compiled.kind]}", "kind")
+        text = self.get(path)
+        try:
+            tree = parse(text) if isinstance(text, str) else None
+        except ExprError:
+            tree = None
+        items = tree.children if isinstance(tree, Tree) and tree.data == "list_" else [tree]
+        for item in items:
+            if isinstance(item, Tree) and (item.data == "int_" or item.data == "neg"):
+                number = text[item.meta.start_pos:item.meta.end_pos]
+                self.fail(path, f"winners are players, and {number} is a number, not a player "
+                          "(the first seat is players[0])", "kind", offset=item.meta.start_pos)
+        if isinstance(text, int) and not isinstance(text, bool):
+            self.fail(path, f"winners are players, and {text} is a number, not a player "
+                      "(the first seat is players[0])", "kind")
+        return compiled
+
     def zone(self, path, scope: Scope | None = None) -> Compiled:
         text = self.get(path)
         if not isinstance(text, str):
@@ -138,7 +167,7 @@ class Context:
                           offset=start + 1)
             parts.append(part)
             i = end + 1
-        return Template(parts)
+        return Template(parts, self.source.location(tuple(path)), text)
 
     # the node table -----------------------------------------------------------
     def node(self, node, path, text=""):

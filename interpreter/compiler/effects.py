@@ -387,7 +387,7 @@ class EffectCompiler:
         if value is None:
             return N.EndGame(None, "the game ended")
         f = self._fields(p, value, {"winners", "reason"})
-        winners = self.ctx.expr(p + ("winners",), scope) if "winners" in f else None
+        winners = self.ctx.winners(p + ("winners",), scope) if "winners" in f else None
         return N.EndGame(winners, str(f.get("reason", "the game ended")))
 
     def e_choose(self, path, fields, value, scope):

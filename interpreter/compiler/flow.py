@@ -162,7 +162,7 @@ class FlowBuilder:
                         ctx.fail(p + (k,), f"a round's end has no '{k}': the game goes on with the next round "
                                  "(use the round's 'end' effects)", "effect", key=True)
                 cond = ctx.expr(p + ("when",), scope, random_ok=False)
-                winners = ctx.expr(p + ("winners",), scope, random_ok=False) if "winners" in entry else None
+                winners = ctx.winners(p + ("winners",), scope, random_ok=False) if "winners" in entry else None
                 block = self.fx.block(p + ("do",), scope) if "do" in entry else None
                 out.append((cond, winners, str(entry.get("reason", entry["when"])), block))
             except Abort:

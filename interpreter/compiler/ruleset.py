@@ -12,9 +12,12 @@ from ..expr.compiler import BUILTIN_NAMES, Names, Scope, UserFunction, compile_e
 from ..expr.functions import FUNCTIONS
 from ..expr.parser import ExprError, _names_in, parse
 from ..ruleset import CardVariable, Ruleset, Scoring, Variable, Zone
-from ..errors import did_you_mean
+from ..engine.budget import LoadBudget
+from ..errors import GameError, did_you_mean
 from ..parameters import value_problem
 from .context import Abort, Context, valid_name
+
+MAX_CARDS = 10_000   # cards in a ruleset, all types together
 from .effects import EffectCompiler
 from .lint import constant_score_parts, unshuffled_deals
 # The flow's key sets live with the flow compiler; they are named here too, beside the others.
@@ -285,7 +288,11 @@ class _Builder(FlowBuilder):
                     card[k] = v
                     if k not in attrs:
                         attrs.append(k)
-                for combo in self._each(rpath, row.get("each")):
+                combos = self._each(rpath, row.get("each"))
+                if len(self.cards) + count * len(combos) > MAX_CARDS:
+                    ctx.fail(rpath, f"the cards come to more than {MAX_CARDS} (a ruleset has at most that many)",
+                             "too-large")
+                for combo in combos:
                     for k in combo:
                         if k not in attrs:
                             attrs.append(k)
@@ -336,10 +343,11 @@ class _Builder(FlowBuilder):
             except ExprError as exc:
                 ctx.fail(apath, exc.message, exc.code, exc.hint, offset=exc.offset)
             values = table.setdefault(name, [None] * len(self.cards))
+            budget = LoadBudget()   # what the expressions may spend while the ruleset loads
             for c in range(first, last):
                 try:
-                    values[c] = fn(None, {}, c)
-                except (TypeError, ValueError, ZeroDivisionError, IndexError) as exc:
+                    values[c] = fn(budget, {}, c)
+                except (TypeError, ValueError, ZeroDivisionError, IndexError, GameError) as exc:
                     ctx.fail(apath, f"cannot compute '{name}' for the card {self.cards[c]}: {exc}", "computed")
                 self.cards[c][name] = values[c]
 
@@ -361,9 +369,9 @@ class _Builder(FlowBuilder):
             if not isinstance(values, list) or not values or \
                     not all(isinstance(v, (int, str, bool)) for v in values):
                 ctx.fail(path + ("each", k), "expected a list of numbers, texts or true/false", "type")
+            if len(combos) * len(values) > MAX_CARDS:
+                ctx.fail(path + ("each",), f"each makes more than {MAX_CARDS} cards", "too-large")
             combos = [{**c, k: v} for c in combos for v in values]
-        if len(combos) > 10000:
-            ctx.fail(path + ("each",), "each makes more than 10000 cards", "too-large")
         return combos
 
     def card_labels(self):
@@ -381,8 +389,12 @@ class _Builder(FlowBuilder):
                 template = ctx.template(lpath, Scope({}, "card"))
             except Abort:
                 continue
-            for c in range(first, last):
-                labels[c] = "".join(p if isinstance(p, str) else str(p(None, {}, c)) for p in template.parts)
+            budget = LoadBudget()
+            try:
+                for c in range(first, last):
+                    labels[c] = "".join(p if isinstance(p, str) else str(p(budget, {}, c)) for p in template.parts)
+            except (TypeError, ValueError, ZeroDivisionError, IndexError, GameError) as exc:
+                ctx.error(lpath, f"cannot write the label of the card {self.cards[c]}: {exc}", "label")
         return labels
 
     # zones ----------------------------------------------------------------------

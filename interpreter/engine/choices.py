@@ -3,6 +3,10 @@ from __future__ import annotations
 
 from itertools import product
 
+from ..errors import GameError
+from ..expr.runtime import translate
+from .budget import MAX_STEP_ITEMS, MAX_TEXT, over_items, spend
+
 
 class Choice:
     """What a player picks: argument names, a domain expression for each, an `if` condition, a label."""
@@ -29,13 +33,26 @@ class Choice:
             return out
         if len(names) == 1:
             name = names[0]
-            for v in domains[0](g, env, None):
+            values = domains[0](g, env, None)
+            w = g.work - len(values)
+            g.work = w
+            if w < 0:
+                raise over_items()
+            for v in values:
                 env[name] = v
                 if cond is None or cond(g, env, None):
                     out.append((v,))
             return out
         if self.independent:
-            combos = product(*[list(d(g, env, None)) for d in domains])
+            lists = [list(d(g, env, None)) for d in domains]
+            total = 1
+            for values in lists:
+                total *= len(values)
+                if total > MAX_STEP_ITEMS:   # before multiplying on: the product could be astronomical
+                    raise GameError(f"the arguments of '{self.name}' make more than {MAX_STEP_ITEMS:,} "
+                                    "combinations to try (see Limits in the language reference)", "budget")
+            spend(g, total)
+            combos = product(*lists)
             if cond is None:
                 return list(combos)
             for combo in combos:
@@ -47,7 +64,9 @@ class Choice:
 
         def walk(i, prefix):
             name = names[i]
-            for v in domains[i](g, env, None):
+            values = domains[i](g, env, None)
+            spend(g, len(values))
+            for v in values:
                 env[name] = v
                 if i == last:
                     if cond is None or cond(g, env, None):
@@ -84,16 +103,38 @@ class Action(Choice):
 
 
 class Template:
-    """A text with `{expression}` holes, compiled once; values are formatted for people."""
+    """A text with `{expression}` holes, compiled once; values are formatted for people.
 
-    def __init__(self, parts):
+    A label, prompt or log line is made outside the VM too (a decision's labels are made when someone
+    looks), so a problem in one is located here, at the text, and a line longer than MAX_TEXT is cut."""
+
+    def __init__(self, parts, loc=None, text: str = ""):
         self.parts = parts  # [str | (Compiled)]
+        self.loc, self.text = loc, text
 
     def __call__(self, vm, g, env):
         out = []
-        for part in self.parts:
-            if isinstance(part, str):
-                out.append(part)
-            else:
-                out.append(vm.format(part(g, env, None), part.kind))
-        return "".join(out)
+        try:
+            for part in self.parts:
+                if isinstance(part, str):
+                    out.append(part)
+                else:
+                    value = part(g, env, None)
+                    if type(value) is list:
+                        spend(g, len(value))
+                    out.append(vm.format(value, part.kind))
+        except GameError as exc:
+            if getattr(exc, "located", False) or self.loc is None:
+                raise
+            raise located(GameError(f"{self.loc}: {exc}", exc.code)) from None
+        except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError, RecursionError) as exc:
+            raise located(GameError(f"{self.loc or '?'}: ruleset error in the text '{self.text}': "
+                                    f"{translate(exc)}", "runtime")) from None
+        text = "".join(out)
+        return text if len(text) <= MAX_TEXT else text[:MAX_TEXT - 3] + "..."
+
+
+def located(exc: GameError) -> GameError:
+    """Mark an error whose message starts with its place, so that no caller places it again."""
+    exc.located = True
+    return exc

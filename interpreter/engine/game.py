@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from ..errors import GameError, IllegalChoice
 from ..expr.compiler import ELEMENT
+from ..expr.runtime import translate
+from .budget import MAX_OPTIONS, MAX_STEP_ITEMS, MAX_STEP_NODES, in_loop, over_nodes, spend
 from .nodes import MAX_STACK, moved
 from .state import State
 from .values import PLAYERS, Card, Player, as_players
@@ -110,6 +112,7 @@ class Game:
         p = self.state.pending
         if p is None:
             return None
+        self.state.work = MAX_STEP_ITEMS   # labels and prompt have a budget of their own
         node = self.rs.nodes[p[0]]
         labels = tuple(node.label(self, self.state, p[1], o) for o in p[2])
         return Decision(p[1], node.prompt_text(self, self.state, p), labels)
@@ -152,9 +155,10 @@ class Game:
         except GameError:
             self._restore(g.history[:-1])
             raise
-        except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError) as exc:
+        except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError, OverflowError,
+                RecursionError) as exc:
             self._restore(g.history[:-1])
-            raise GameError(f"ruleset error while applying a choice: {exc}", "runtime") from None
+            raise GameError(f"ruleset error while applying a choice: {translate(exc)}", "runtime") from None
 
     def reconsider(self) -> None:
         """Ask the pending decision again from the current state (after a tool or test changed the state)."""
@@ -240,6 +244,9 @@ class Game:
 
     def ask(self, node_id: int, player: int, options: list) -> bool:
         """Make a decision pending; nodes return this (true) so that the VM stops."""
+        if len(options) > MAX_OPTIONS:
+            raise GameError(f"a decision with {len(options):,} options: at most {MAX_OPTIONS:,} may be offered "
+                            "(see Limits in the language reference)", "budget")
         self.state.pending = (node_id, player, options)
         return True
 
@@ -249,6 +256,7 @@ class Game:
         zones = g.zones
         src = zones[from_slot]
         if src:
+            spend(g, len(src) + len(zones[slot]))
             if g.known or self.rs.card_resets:
                 moved(self, g, src)
                 for c in zones[slot]:
@@ -291,6 +299,8 @@ class Game:
         stack = g.stack
         nodes = self.rs.nodes
         node = None
+        g.work = MAX_STEP_ITEMS
+        budget = MAX_STEP_NODES   # the nodes this step may still run (see budget.py)
         try:
             while stack:
                 frame = stack[-1]
@@ -306,6 +316,11 @@ class Game:
                     if not stack or stack[-1] is not frame:
                         break
                 else:
+                    # a block that ran to its end pays for its nodes (once per pass, not once per node):
+                    # every loop passes here once per round, so no loop outruns the budget
+                    budget -= end + 1
+                    if budget < 0:
+                        raise over_nodes(self, stack)
                     owner = frame[3]
                     if owner < 0:
                         stack.pop()
@@ -313,14 +328,19 @@ class Game:
                         node = nodes[owner]
                         node.block_end(self, g, frame)
         except GameError as exc:
+            if exc.code == "budget" and node is not None and node.loc is not None \
+                    and not getattr(exc, "located", False):
+                raise in_loop(self, stack, exc, node.loc) from None
             if node is not None and node.loc is not None and not getattr(exc, "located", False):
                 located = GameError(f"{node.loc}: {exc}", exc.code)
                 located.located = True
                 raise located from None
             raise
-        except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError) as exc:
+        except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError, OverflowError,
+                RecursionError) as exc:
             where = node.loc if node is not None and node.loc is not None else "?"
-            located = GameError(f"{where}: ruleset error in '{getattr(node, 'text', '')}': {exc}", "runtime")
+            located = GameError(f"{where}: ruleset error in '{getattr(node, 'text', '')}': {translate(exc)}",
+                                "runtime")
             located.located = True
             raise located from None
         if not stack and g.pending is None and g.result is None:

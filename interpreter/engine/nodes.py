@@ -8,11 +8,14 @@ which either loops (resets the position) or lets the frame go.
 from __future__ import annotations
 
 from ..errors import GameError
+from ..expr.runtime import plus
+from .budget import kept, spend
 from .values import Card, as_player, as_players
 
 MAX_STACK = 200
 MAX_LOOP = 100_000   # no loop runs more often than this, whatever its `max` says
 
+ONLY_CARDS = {Card}
 FRONT_WORDS = {"start", "left", "top", "first", "front"}
 BACK_WORDS = {"end", "right", "bottom", "last", "back"}
 
@@ -49,6 +52,8 @@ class Move(Node):
     def __init__(self, src, dst, count, cards, take, at, if_empty_block, refill):
         self.src, self.dst, self.count, self.cards = src, dst, count, cards
         self.take, self.at, self.if_empty, self.refill = take, at, if_empty_block, refill
+        # what `cards` gives is checked to be cards unless its kind says so when the ruleset loads
+        self.unsure = cards is not None and getattr(cards, "kind", "any") not in ("card", "cards")
 
     def run(self, vm, g, frame):
         env = frame[2]
@@ -60,11 +65,21 @@ class Move(Node):
         if self.cards is not None:
             cards = self.cards(g, env, None)
             cards = [cards] if type(cards) is Card else list(cards)
-            for c in cards:
-                try:
-                    src.remove(c)
-                except ValueError:
-                    raise GameError(f"a card to move is not in the source zone ({self.text})", "card-not-in-zone")
+            if self.unsure and cards and set(map(type, cards)) != ONLY_CARDS:
+                raise GameError(f"move takes cards, not {vm.format(cards)} ({self.text})", "not-a-card")
+            n = len(cards)
+            if n > 8 or len(src) > 64:
+                # a big move pays for what it goes through; a small one costs at most a few hundred
+                # steps of C, like any effect
+                spend(g, n + len(src))
+            if n > 8:
+                _take(src, cards, self.text)   # one pass (one card at a time, each would cost a pass)
+            else:
+                for c in cards:
+                    try:
+                        src.remove(c)
+                    except ValueError:
+                        raise GameError(f"a card to move is not in the source zone ({self.text})", "card-not-in-zone")
         else:
             k = len(src) if self.count is None else self.count(g, env, None)
             if len(src) < k:
@@ -94,6 +109,18 @@ class Move(Node):
             vm.push(self.if_empty, env)
 
 
+def _take(src, cards, text) -> None:
+    """Take many cards out of a zone in one pass (removing them one by one costs a pass each)."""
+    place = {c: i for i, c in enumerate(src)}
+    gone = set()
+    for c in cards:
+        i = place.pop(c, None)
+        if i is None:
+            raise GameError(f"a card to move is not in the source zone ({text})", "card-not-in-zone")
+        gone.add(i)
+    src[:] = [c for i, c in enumerate(src) if i not in gone]
+
+
 class Deal(Node):
     """Deal a number of cards to each of some players, one card at a time around the table."""
 
@@ -110,7 +137,8 @@ class Deal(Node):
         zones = g.zones
         dealt = []
         short = False
-        for _ in range(k):
+        for _ in range(k if who else 0):
+            spend(g, len(who))
             for p in who:
                 src = zones[s]
                 if not src:
@@ -140,6 +168,7 @@ class Shuffle(Node):
 
     def run(self, vm, g, frame):
         zone = g.zones[self.zone(g, frame[2], None)]
+        spend(g, len(zone))
         g.rng.shuffle(zone)
         if g.known:
             # where each card lies is no longer known to anyone who was shown it
@@ -172,6 +201,7 @@ class Reveal(Node):
         cards = self.cards(g, env, None)
         cards = [cards] if type(cards) is Card else list(cards)
         who = as_players(g, self.to(g, env, None), "reveal's 'to'")
+        spend(g, len(cards) * (len(who) + 1))
         for c in cards:
             if type(c) is not Card:
                 raise GameError(f"reveal shows cards, not {vm.format(c)}", "not-a-card")
@@ -185,10 +215,11 @@ class Reveal(Node):
 
 def _shown(vm, g, cards, who) -> str:
     """'P2 sees P1's hand: red 3, blue 1' (cards grouped by the zone they lie in)."""
+    spend(g, len(vm.rs.card_values))
+    slots = {c: i for i, z in enumerate(g.zones) for c in z}
     where = {}
     for c in cards:
-        slot = next((i for i, z in enumerate(g.zones) if c in z), None)
-        where.setdefault(slot, []).append(c)
+        where.setdefault(slots.get(c), []).append(c)
     parts = [(vm.rs.slot_name(slot, g.layout) + ": " if slot is not None else "") + vm.format(cs)
              for slot, cs in where.items()]
     return f"{vm.format(list(who))} {'sees' if len(who) == 1 else 'see'} " + "; ".join(parts)
@@ -218,12 +249,14 @@ class Set(Node):
         add = self.add
         for kind, name, who, value in self.targets:
             v = value(g, env, None)
+            if type(v) is list and not add:
+                v = kept(g, v)   # a copy (a zone's list would change with the zone), within the caps
             if kind == "var":
-                g.vars[name] = grown(g.vars[name], v) if add else v
+                g.vars[name] = grown(g, g.vars[name], v) if add else v
             elif kind == "pvar":
                 table = g.pvars[name]
                 p = as_player(g, who(g, env, None))
-                table[p] = grown(table[p], v) if add else v
+                table[p] = grown(g, table[p], v) if add else v
             else:
                 table = g.cvars[name]
                 cards = who(g, env, None)
@@ -231,12 +264,12 @@ class Set(Node):
                     if type(c) is not Card:
                         raise GameError(f"'{name}' is a card variable, but {vm.format(c)} is not a card",
                                         "not-a-card")
-                    table[c] = grown(table[c], v) if add else v
+                    table[c] = grown(g, table[c], v) if add else v
 
 
-def grown(old, v):
-    """`add`: numbers add up, texts and lists are appended to."""
-    return old + v
+def grown(g, old, v):
+    """`add`: numbers add up, texts and lists are appended to (within the caps of budget.py)."""
+    return plus(g, old, v)
 
 
 def snapshot(value):
@@ -255,7 +288,8 @@ class Let(Node):
     def run(self, vm, g, frame):
         env = frame[2]
         for name, value in self.bindings:
-            env[name] = snapshot(value(g, env, None))
+            v = value(g, env, None)
+            env[name] = kept(g, v) if type(v) is list else v
 
 
 class Log(Node):
@@ -325,7 +359,8 @@ class ForEach(Node):
 
     def run(self, vm, g, frame):
         env = frame[2]
-        items = snapshot(self.items(g, env, None))
+        items = self.items(g, env, None)
+        items = kept(g, items) if type(items) is list else snapshot(items)
         if items:
             env[self.name] = items[0]
             vm.push(self.body, env, self.id, [items, 0])
@@ -350,7 +385,8 @@ class Call(Node):
         env = frame[2]
         inner = {"me": env["me"]}
         for name, value in self.args:
-            inner[name] = snapshot(value(g, env, None))
+            v = value(g, env, None)
+            inner[name] = kept(g, v) if type(v) is list else v
         vm.push(self.block, inner)
 
 

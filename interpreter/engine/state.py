@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 
+from .budget import MAX_STEP_ITEMS
 from .values import PLAYERS, Card, Player, decode, encode
 
 
@@ -10,7 +11,7 @@ class State:
     """Everything that changes during a game. Cloning copies lists; JSON holds the same fields."""
 
     __slots__ = ("n", "players", "zones", "vars", "pvars", "cvars", "known", "params", "current", "round", "turn",
-                 "rng", "stack", "pending", "result", "history", "log", "seed", "layout", "zbase")
+                 "rng", "stack", "pending", "result", "history", "log", "seed", "layout", "zbase", "work")
 
     def __init__(self):
         self.cvars = {}       # card variable -> list of values, indexed by card id
@@ -22,6 +23,7 @@ class State:
         self.log = []
         self.round = 0
         self.turn = 0
+        self.work = MAX_STEP_ITEMS   # what this step may still spend walking lists (see budget.py)
 
     def clone(self, share_rng: bool = False) -> "State":
         """An independent copy: no list is shared with the original.
@@ -47,6 +49,7 @@ class State:
         c.result = self.result
         c.history = self.history[:]
         c.log = self.log[:]
+        c.work = MAX_STEP_ITEMS
         return c
 
     def to_json(self, block_id) -> dict:
@@ -103,6 +106,7 @@ class State:
         s.result = data["result"]
         s.history = list(data["history"])
         s.log = list(data["log"])
+        s.work = MAX_STEP_ITEMS
         return s
 
 

@@ -5,7 +5,9 @@ from dataclasses import dataclass, field
 
 from lark import Tree
 
+from ..engine.budget import MAX_NUMBER, over_items, too_large
 from ..errors import did_you_mean
+from . import runtime as R
 from .functions import FUNCTIONS
 from .parser import ExprError, _names_in, _offset, parse  # noqa: F401  (ExprError, parse: re-exported)
 
@@ -39,6 +41,7 @@ class Names:
     functions: dict = field(default_factory=dict)        # the ruleset's own functions: name -> UserFunction
     used: set = field(default_factory=set)                 # (kind, name) pairs seen, for lint
     calling: list = field(default_factory=list)            # functions being compiled (to refuse recursion)
+    expanded: int = 0                                      # calls of functions inlined in this expression
 
     def all_names(self) -> set:
         return (set(self.card_attrs) | set(self.card_vars) | set(self.shared_zones) | set(self.families)
@@ -90,6 +93,8 @@ def compile_expr(text, names: Names, scope: Scope | None = None) -> Compiled:
         return _finish(lambda g, e, it, v=text: v, "int", str(text))
     tree = parse(text)
     scope = scope or Scope()
+    if not names.calling:
+        names.expanded = 0
     compiler = _Compiler(names, text)
     fn, kind = compiler.compile(tree, scope)
     fn = _finish(fn, kind, str(text), _locals_used(tree, scope))
@@ -126,28 +131,41 @@ def _uses_it(tree, names: Names, scope: Scope) -> bool:
     return any(_uses_it(c, names, scope) for c in tree.children)
 
 
-MAX_NUMBER = 10 ** 18
-
-
-def _times(x, y):
-    """Multiplication of numbers only (a text or list times a number could fill the memory)."""
-    if type(x) is not int or type(y) is not int:
-        raise TypeError(f"'*' multiplies numbers, not {type(x).__name__} and {type(y).__name__}")
-    v = x * y
-    if abs(v) > MAX_NUMBER:
-        raise ValueError(f"a number grew past {MAX_NUMBER}")
-    return v
-
-
-def _filter_eq(items, table, value):
+def _filter_eq(g, items, table, value):
+    w = g.work - len(items)   # every walk over a list pays its length (engine/budget.py)
+    g.work = w
+    if w < 0:
+        raise over_items()
     return [x for x in items if table[x] == value]
 
 
-def _filter_ne(items, table, value):
+def _filter_ne(g, items, table, value):
+    w = g.work - len(items)
+    g.work = w
+    if w < 0:
+        raise over_items()
     return [x for x in items if table[x] != value]
 
 
+def _walked(g, xs, name):
+    """A list a function or `where` walks over, paid for by its length; anything else is refused."""
+    t = type(xs)
+    if t is not list and t is not tuple:
+        raise R.call_error(name, [xs])
+    w = g.work - len(xs)
+    g.work = w
+    if w < 0:
+        raise over_items()
+    return xs
+
+
+# Functions whose cost grows with their first argument, a list: each call pays its length.
+WALKS = {"sum", "min", "max", "distinct", "counts", "take", "drop", "reverse", "sort", "index_of", "sample"}
+SCALAR_KINDS = {"int", "bool", "str", "player", "card", "none"}
+
+
 RANDOM_FUNCTIONS = {"random", "sample"}
+MAX_EXPANSIONS = 1000   # calls of the ruleset's functions inlined into one expression
 
 
 class _Compiler:
@@ -280,6 +298,10 @@ class _Compiler:
             def card_attr(g, e, it):
                 v = base(g, e, it)
                 if type(v) is list:
+                    w = g.work - len(v)
+                    g.work = w
+                    if w < 0:
+                        raise over_items()
                     return [table[c] for c in v]
                 return None if v is None else table[v]
             return card_attr, ("values" if kind in ("cards", "list", "groups") else "any")
@@ -293,6 +315,7 @@ class _Compiler:
                 v = base(g, e, it)
                 table = g.cvars[name]
                 if type(v) is list:
+                    _walked(g, v, "." + name)
                     return [table[c] for c in v]
                 return None if v is None else table[v]
             return card_var, ("values" if kind in ("cards", "list", "groups") else "any")
@@ -342,7 +365,7 @@ class _Compiler:
         base, kind = self.compile(base_tree, s)
 
         def index(g, e, it):
-            return base(g, e, it)[idx(g, e, it)]
+            return R.item(base(g, e, it), idx(g, e, it))
         return index, ELEMENT.get(kind, "any")
 
     def _member_slot(self, base_tree, idx_tree, s):
@@ -394,11 +417,25 @@ class _Compiler:
             self._number(kb, right, op)
         if op == "+":
             kind = "int" if ka == kb == "int" else (ka if ka == kb else "any")
-            return (lambda g, e, it: a(g, e, it) + b(g, e, it)), kind
+            if kind == "int":
+                def add_numbers(g, e, it):
+                    v = a(g, e, it) + b(g, e, it)
+                    if -MAX_NUMBER <= v <= MAX_NUMBER:
+                        return v
+                    raise too_large(v)
+                return add_numbers, kind
+            return (lambda g, e, it: R.plus(g, a(g, e, it), b(g, e, it))), kind
         if op == "-":
-            return (lambda g, e, it: a(g, e, it) - b(g, e, it)), "int"
+            if ka == kb == "int":
+                def subtract_numbers(g, e, it):
+                    v = a(g, e, it) - b(g, e, it)
+                    if -MAX_NUMBER <= v <= MAX_NUMBER:
+                        return v
+                    raise too_large(v)
+                return subtract_numbers, "int"
+            return (lambda g, e, it: R.minus(a(g, e, it), b(g, e, it))), "int"
         if op == "*":
-            return (lambda g, e, it: _times(a(g, e, it), b(g, e, it))), "int"
+            return (lambda g, e, it: R.times(a(g, e, it), b(g, e, it))), "int"
         if op == "/":
             return (lambda g, e, it: a(g, e, it) // b(g, e, it)), "int"
         return (lambda g, e, it: a(g, e, it) % b(g, e, it)), "int"
@@ -416,9 +453,16 @@ class _Compiler:
                    "<": lambda g, e, it: a(g, e, it) < v, "<=": lambda g, e, it: a(g, e, it) <= v,
                    ">": lambda g, e, it: a(g, e, it) > v, ">=": lambda g, e, it: a(g, e, it) >= v}
             return ops[op], "bool"
+        if op in ("==", "!="):
+            if ka in SCALAR_KINDS or kb in SCALAR_KINDS:
+                if op == "==":
+                    return (lambda g, e, it: a(g, e, it) == b(g, e, it)), "bool"
+                return (lambda g, e, it: a(g, e, it) != b(g, e, it)), "bool"
+            # lists may be compared: their length is paid for
+            if op == "==":
+                return (lambda g, e, it: R.equal(g, a(g, e, it), b(g, e, it))), "bool"
+            return (lambda g, e, it: not R.equal(g, a(g, e, it), b(g, e, it))), "bool"
         table = {
-            "==": lambda g, e, it: a(g, e, it) == b(g, e, it),
-            "!=": lambda g, e, it: a(g, e, it) != b(g, e, it),
             "<": lambda g, e, it: a(g, e, it) < b(g, e, it),
             "<=": lambda g, e, it: a(g, e, it) <= b(g, e, it),
             ">": lambda g, e, it: a(g, e, it) > b(g, e, it),
@@ -445,12 +489,21 @@ class _Compiler:
     def in_op(self, t, s):
         a, _ = self.compile(t.children[0], s)
         b, _ = self.compile(t.children[1], s)
-        return (lambda g, e, it: a(g, e, it) in b(g, e, it)), "bool"
+
+        def in_op(g, e, it):
+            x, xs = a(g, e, it), b(g, e, it)
+            if type(xs) is list:
+                w = g.work - len(xs)
+                g.work = w
+                if w < 0:
+                    raise over_items()
+                return x in xs
+            return R.contains(g, x, xs)
+        return in_op, "bool"
 
     def not_in_op(self, t, s):
-        a, _ = self.compile(t.children[0], s)
-        b, _ = self.compile(t.children[1], s)
-        return (lambda g, e, it: a(g, e, it) not in b(g, e, it)), "bool"
+        inside, _ = self.in_op(t, s)
+        return (lambda g, e, it: not inside(g, e, it)), "bool"
 
     def and_op(self, t, s):
         a, _ = self.compile(t.children[0], s)
@@ -484,7 +537,12 @@ class _Compiler:
         pred, _ = self.compile(t.children[1], inner)
 
         def where(g, e, it):
-            return [x for x in src(g, e, it) if pred(g, e, x)]
+            xs = src(g, e, it)
+            w = g.work - len(xs)
+            g.work = w
+            if w < 0:
+                raise over_items()
+            return [x for x in xs if pred(g, e, x)]
         return where, (kind if kind in ("cards", "players") else "list")
 
     def lambda_(self, t, s):
@@ -516,8 +574,8 @@ class _Compiler:
             return None
         table, op, value = fused
         if op == "==":
-            return lambda g, e, it: _filter_eq(src(g, e, it), table, value(g, e, it))
-        return lambda g, e, it: _filter_ne(src(g, e, it), table, value(g, e, it))
+            return lambda g, e, it: _filter_eq(g, src(g, e, it), table, value(g, e, it))
+        return lambda g, e, it: _filter_ne(g, src(g, e, it), table, value(g, e, it))
 
     def call(self, t, s):
         tok, *arg_trees = t.children
@@ -587,6 +645,12 @@ class _Compiler:
             self.fail(f"function '{uf.name}' calls itself ({chain}): a function cannot be recursive", tok,
                       code="recursion")
         self.names.used.add(("function", uf.name))
+        self.names.expanded += 1
+        if self.names.expanded > MAX_EXPANSIONS:
+            # each call compiles the function's body again: calls that call others twice, nested,
+            # would double at every level
+            self.fail(f"the functions called here expand to more than {MAX_EXPANSIONS} calls "
+                      f"(through {' -> '.join(stack + [uf.name]) if stack else uf.name})", tok, code="too-large")
         args = [self.compile(a, s) for a in arg_trees]
         body_scope = Scope({a: k for a, (_, k) in zip(uf.args, args)})
         stack.append(uf.name)
@@ -612,22 +676,27 @@ class _Compiler:
 
     @staticmethod
     def _call(fn, args):
-        impl = fn.impl
+        impl, fname = fn.impl, fn.name
         if fn.needs_game:
             fs = [f for _, f in args]
+            if fname in WALKS:
+                f0, f1 = fs
+
+                def call_walking_game(g, e, it):
+                    return impl(g, _walked(g, f0(g, e, it), fname), f1(g, e, it))
+                return call_walking_game
             if len(fs) == 1:
                 f0 = fs[0]
                 return lambda g, e, it: impl(g, f0(g, e, it))
             return lambda g, e, it: impl(g, *[f(g, e, it) for f in fs])
         if not fn.per_item:
-            if len(args) == 1:
-                f0 = args[0][1]
-                return lambda g, e, it: impl(f0(g, e, it))
-            if len(args) == 2:
-                f0, f1 = args[0][1], args[1][1]
-                return lambda g, e, it: impl(f0(g, e, it), f1(g, e, it))
             fs = [f for _, f in args]
-            return lambda g, e, it: impl(*[f(g, e, it) for f in fs])
+            if fname in WALKS or fname == "range":
+                return _walking_call(fn, fs)
+            if len(fs) == 1:
+                f0 = fs[0]
+                return lambda g, e, it: impl(f0(g, e, it))
+            return _walking_call(fn, fs)
         (_, src), (how, per) = args
         if how == "named":
             name, body = per
@@ -638,27 +707,44 @@ class _Compiler:
                 def item(x):
                     inner[name] = x
                     return body(g, inner, x)
-                return impl(src(g, e, it), item)
+                return impl(_walked(g, src(g, e, it), fname), item)
             return call_named
         if how == "key":
-            return lambda g, e, it: impl(src(g, e, it), per)
+            def call_key(g, e, it):
+                xs = src(g, e, it)
+                w = g.work - len(xs)
+                g.work = w
+                if w < 0:
+                    raise over_items()
+                return impl(xs, per)
+            return call_key
         if how == "fused":
             table, op, value = per
-            if fn.name == "any" and op == "==":
-                return lambda g, e, it: value(g, e, it) in [table[x] for x in src(g, e, it)]
+            if fname == "any" and op == "==":
+                return lambda g, e, it: value(g, e, it) in [table[x] for x in _walked(g, src(g, e, it), fname)]
             if op == "==":
                 def call_fused_eq(g, e, it):
                     v = value(g, e, it)
-                    return impl(src(g, e, it), lambda x: table[x] == v)
+                    xs = src(g, e, it)
+                    w = g.work - len(xs)
+                    g.work = w
+                    if w < 0:
+                        raise over_items()
+                    return impl(xs, lambda x: table[x] == v)
                 return call_fused_eq
 
             def call_fused_ne(g, e, it):
                 v = value(g, e, it)
-                return impl(src(g, e, it), lambda x: table[x] != v)
+                return impl(_walked(g, src(g, e, it), fname), lambda x: table[x] != v)
             return call_fused_ne
 
         def call_per_item(g, e, it):
-            return impl(src(g, e, it), lambda x: per(g, e, x))
+            xs = src(g, e, it)
+            w = g.work - len(xs)
+            g.work = w
+            if w < 0:
+                raise over_items()
+            return impl(xs, lambda x: per(g, e, x))
         return call_per_item
 
     # zones as places ------------------------------------------------------
@@ -697,6 +783,66 @@ class _Compiler:
             zones = set(n.player_zones) | set(n.player_families)
             self.fail(f"unknown zone '{name}'", tok, did_you_mean(name, zones), code="unknown-zone")
         self.fail("this is not a zone: write a zone name such as 'deck', 'row[i]' or 'me.hand'", t, code="zone")
+
+
+def _walking_call(fn, fs):
+    """A builtin that walks its first argument, a list: each call pays the list's length (a range pays
+    for the list it makes); a sum stays within the cap of numbers."""
+    impl, fname = fn.impl, fn.name
+    if fname == "sum":
+        f0 = fs[0]
+
+        def call_sum(g, e, it):
+            xs = _walked(g, f0(g, e, it), "sum")
+            v = impl(xs)
+            if type(v) is int and not -MAX_NUMBER <= v <= MAX_NUMBER:
+                raise too_large(v)
+            return v
+        return call_sum
+    if len(fs) == 1 and fname in WALKS:
+        f0 = fs[0]
+
+        def call_walking1(g, e, it):
+            xs = f0(g, e, it)
+            w = g.work - len(xs)
+            g.work = w
+            if w < 0:
+                raise over_items()
+            return impl(xs)
+        return call_walking1
+    if len(fs) == 2 and fname in WALKS:
+        f0, f1 = fs
+
+        def call_walking2(g, e, it):
+            xs = f0(g, e, it)
+            w = g.work - len(xs)
+            g.work = w
+            if w < 0:
+                raise over_items()
+            return impl(xs, f1(g, e, it))
+        return call_walking2
+
+    if fname == "range" and len(fs) == 1:
+        f0 = fs[0]
+
+        def call_range(g, e, it):
+            v = impl(f0(g, e, it))
+            w = g.work - len(v)   # what it made is paid for
+            g.work = w
+            if w < 0:
+                raise over_items()
+            return v
+        return call_range
+
+    def call(g, e, it):
+        v = impl(*[f(g, e, it) for f in fs])
+        if type(v) is list:   # a range: what it made is paid for
+            w = g.work - len(v)
+            g.work = w
+            if w < 0:
+                raise over_items()
+        return v
+    return call
 
 
 def _size(z):

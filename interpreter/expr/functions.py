@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from ..errors import GameError
+
 
 @dataclass(frozen=True)
 class Function:
@@ -91,8 +93,12 @@ MAX_RANGE = 100_000
 
 def _range(a, b=None):
     lo, hi = (0, a) if b is None else (a, b)
-    if hi - lo > MAX_RANGE:
-        raise ValueError(f"range of {hi - lo} numbers is larger than the limit of {MAX_RANGE}")
+    try:
+        n = hi - lo
+    except TypeError:
+        raise TypeError("range() takes numbers") from None
+    if n > MAX_RANGE:
+        raise GameError(f"range of {n} numbers is larger than the limit of {MAX_RANGE}", "too-large")
     return list(range(lo, hi))
 
 
