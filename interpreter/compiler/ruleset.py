@@ -15,6 +15,7 @@ from ..ruleset import CardVariable, Ruleset, Scoring, Variable, Zone
 from ..errors import did_you_mean
 from ..parameters import value_problem
 from .context import Abort, Context, valid_name
+from .display import compile_display
 from .effects import EffectCompiler
 from .lint import constant_score_parts, unshuffled_deals
 # The flow's key sets live with the flow compiler; they are named here too, beside the others.
@@ -23,7 +24,7 @@ from .flow import (AGENT_NAMES, AGENTS_KEYS, DEFAULT_TURN_LIMIT, END_KEYS, FLOW_
 
 TOP_KEYS = {"name", "title", "text", "sources", "players", "parameters", "components", "zones", "variables",
             "player_variables", "card_variables", "functions", "procedures", "setup", "actions", "flow", "scoring",
-            "limits", "extends", "agents"}
+            "limits", "extends", "agents", "display"}
 ZONE_KEYS = {"per_player", "count", "keys", "visibility", "ordered", "refill_from", "text"}
 ACTION_KEYS = {"text", "args", "when", "if", "label", "do"}
 COMPONENT_KEYS = ("cards", "label", "in", "text", "total", "computed")
@@ -102,6 +103,8 @@ class _Builder(FlowBuilder):
         flow = self.guard(self.flow, setup_block)
         scoring = self.guard(self.scoring) or Scoring()
         default_agent, evaluate = self.guard(self.agents) or (None, None)
+        display = compile_display(ctx, data, self.zone_defs, self.var_specs, scoring.parts, self.cards,
+                                  ctx.names.card_attrs, ctx.names.functions)
         ctx.check()
         game_block, steps_id, turn_loop_id, turn_limit = flow
         labels = self.card_labels()
@@ -122,7 +125,8 @@ class _Builder(FlowBuilder):
             actions=self.actions, scoring=scoring, turn_limit=turn_limit, nodes=ctx.nodes,
             blocks=ctx.blocks, game_block=game_block, steps_node=steps_id, turn_loop_node=turn_loop_id,
             fingerprint=hashlib.sha256(canonical.encode()).hexdigest()[:16], path=ctx.source.file, data=data,
-            names=ctx.names, warnings=ctx.warnings, default_agent=default_agent, evaluate=evaluate)
+            names=ctx.names, warnings=ctx.warnings, default_agent=default_agent, evaluate=evaluate,
+            display=display)
 
     def lint(self):
         """Design warnings that need the whole ruleset: names declared but never used."""
