@@ -55,7 +55,8 @@ class Move(Node):
         zones = g.zones
         s = self.src(g, env, None)
         src = zones[s]
-        dst = zones[self.dst(g, env, None)]
+        d = self.dst(g, env, None)
+        dst = zones[d]
         short = False
         if self.cards is not None:
             cards = self.cards(g, env, None)
@@ -90,6 +91,9 @@ class Move(Node):
                 dst[0:0] = cards
             if (g.known or vm.rs.card_resets) and src is not dst:
                 moved(vm, g, cards)
+            if vm.record:
+                # for narration: who moved which cards from where to where (see present/narrate.py)
+                g.events.append(("move", len(g.log), env.get("me", -1), s, d, tuple(cards)))
         if short and self.if_empty is not None:
             vm.push(self.if_empty, env)
 
@@ -110,6 +114,7 @@ class Deal(Node):
         zones = g.zones
         dealt = []
         short = False
+        before = [len(zones[base + p]) for p in who] if vm.record else None
         for _ in range(k):
             for p in who:
                 src = zones[s]
@@ -128,6 +133,9 @@ class Deal(Node):
                 break
         if dealt and (g.known or vm.rs.card_resets):
             moved(vm, g, dealt)
+        if dealt and vm.record:
+            g.events.append(("deal", len(g.log), s, tuple((base + p, tuple(zones[base + p][b:]))
+                                                         for p, b in zip(who, before))))
         if short and self.if_empty is not None:
             vm.push(self.if_empty, env)
 
@@ -219,11 +227,17 @@ class Set(Node):
         for kind, name, who, value in self.targets:
             v = value(g, env, None)
             if kind == "var":
-                g.vars[name] = grown(g.vars[name], v) if add else v
+                old = g.vars[name]
+                g.vars[name] = grown(old, v) if add else v
+                if vm.record and old != g.vars[name]:
+                    g.events.append(("set", len(g.log), name, -1, old, g.vars[name]))
             elif kind == "pvar":
                 table = g.pvars[name]
                 p = as_player(g, who(g, env, None))
-                table[p] = grown(table[p], v) if add else v
+                old = table[p]
+                table[p] = grown(old, v) if add else v
+                if vm.record and old != table[p]:
+                    g.events.append(("set", len(g.log), name, p, old, table[p]))
             else:
                 table = g.cvars[name]
                 cards = who(g, env, None)
