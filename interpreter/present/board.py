@@ -52,7 +52,8 @@ def board(game, seat: int | None, names=None, story_from: int = 0) -> dict:
             members = _members(game, zd, z, view["zones"][zd.name][name])
             if zd.show == "count":
                 members = [dict(m, cards=None, groups=None) for m in members]
-            row["zones"].append({"zone": zd.name, "label": words(zd.label), "members": members})
+            row["zones"].append({"zone": zd.name, "label": words(zd.label), "members": members,
+                                 "private": z.others_see != "cards"})
         for k, table in view["player_vars"].items():
             if k in shown_vars:
                 row["vars"].append({"name": words(k.replace("_", " ")), "value": _value(words, table[name])})

@@ -7,7 +7,7 @@ the zone they reached; otherwise it says how many. Players are named by seat ("P
 """
 from __future__ import annotations
 
-from ..engine.game import log_for
+from ..engine.game import log_for, log_text
 from ..engine.values import Player
 
 _NO_ONE = -1
@@ -174,9 +174,10 @@ class Narrator:
         return None
 
 
-def story(game, reader, since: int = 0) -> list[str]:
+def story(game, reader, since: int = 0, marked: bool = False) -> list[str]:
     """The log lines `reader` may read and the narrated events, in the order they happened, from the
-    log entry `since` on (reader None: an onlooker, who reads the public lines only)."""
+    log entry `since` on (reader None: an onlooker, who reads the public lines only, or with `marked`
+    every line, a private one marked with who may read it: bots watched at the terminal)."""
     g = game.state
     narrator = Narrator(game, reader)
     events = [e for e in g.events if e[1] >= since]
@@ -188,7 +189,11 @@ def story(game, reader, since: int = 0) -> list[str]:
                 out.append(text)
             e += 1
         if i < len(g.log):
-            text = log_for(g.log[i], reader) if reader is not None else (g.log[i] if type(g.log[i]) is str else None)
+            entry = g.log[i]
+            if reader is not None:
+                text = log_for(entry, reader)
+            else:
+                text = log_text(entry) if marked or type(entry) is str else None
             if text is not None:
                 out.append(narrator.words(text))
     return out
