@@ -253,6 +253,36 @@ def _names(text: str | None, n: int) -> list[str]:
     return names
 
 
+@cli.command()
+@click.argument("ruleset", required=False)
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="The port to listen on.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on (0.0.0.0: other machines on your network too).")
+def serve(ruleset, port, host):
+    """Play in the browser: a local web app to start a game, take seats (bots in the others) and play.
+
+    Open the printed address, choose the game and who sits where, and give each person the link of
+    their seat; each browser is sent only what its seat may see. RULESET (a bundled name or a file)
+    comes first in the list of games. Needs the web extra: pip install 'rulebook[web]'.
+
+    \b
+    Examples:
+      rulebook serve
+      rulebook serve NAME --port 8080
+      rulebook serve my-game.yaml
+    """
+    try:
+        import uvicorn
+        from interpreter.serve.app import create_app
+    except ImportError as exc:
+        raise click.ClickException(f"serve needs the web extra ({exc.name} is missing): "
+                                   "pip install 'rulebook[web]'")
+    app = create_app(ruleset)
+    click.echo(f"rulebook: open http://{host if host != '0.0.0.0' else 'localhost'}:{port}/ in a browser "
+               "(Ctrl-C stops the server)")
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
 @cli.command("simulate")
 @click.argument("ruleset")
 @click.option("--games", "-n", type=click.IntRange(1, 10_000_000), default=100, show_default=True,
