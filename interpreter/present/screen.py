@@ -27,6 +27,10 @@ def screen_lines(b: dict, story_lines: int = STORY_ON_SCREEN, width: int = 100) 
         if len(members) == 1 and members[0]["key"] is None:
             out.append(("", f" {z['label']:<12} {cards_text(members[0])}"))
             continue
+        one = f" {z['label']:<12} " + "   ".join(f"{m['key']}: {cards_text(m)}" for m in members)
+        if len(one) <= width - 2:
+            out.append(("", one))   # short members (one card each, say) share a line
+            continue
         out.append(("bold cyan", f" {z['label']}"))
         for m in members:
             out.append(("", f"  {m['key']:>2}  {cards_text(m)}"))
