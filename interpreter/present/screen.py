@@ -10,6 +10,20 @@ from .board import cards_text
 STORY_ON_SCREEN = 4
 
 
+def wrapped(head: str, items: list[str], width: int, sep: str = " · ") -> list[str]:
+    """`head` then the items joined by `sep`, continued on indented lines rather than cut at `width`."""
+    lines, cur = [], head
+    for i, item in enumerate(items):
+        piece = item if i == 0 else sep + item
+        if len(cur) + len(piece) > width and cur.strip() and cur != head:
+            lines.append(cur.rstrip())
+            cur = " " * len(head) + item
+        else:
+            cur += piece
+    lines.append(cur)
+    return lines
+
+
 def screen_lines(b: dict, story_lines: int = STORY_ON_SCREEN, width: int = 100) -> list[tuple[str, str]]:
     """The board as (style, text) lines; style is a rich style name or '' (plain text ignores it)."""
     out = []
@@ -43,7 +57,8 @@ def screen_lines(b: dict, story_lines: int = STORY_ON_SCREEN, width: int = 100) 
             if z.get("private") and any(m.get("cards") is not None or m.get("groups") is not None for m in z["members"]):
                 for m in z["members"]:
                     title = f"Your {z['label']}" + (f" {m['key']}" if m["key"] is not None else "") + f" ({m['count']})"
-                    out.append(("green", f" {title:<16} {cards_text(m)}"))
+                    for line in wrapped(f" {title:<16} ", cards_text(m).split(" · "), width):
+                        out.append(("green", line))
     for s in seats:
         name = "you" if s["you"] else s["seat"]
         if s["name"] != s["seat"]:
@@ -64,7 +79,8 @@ def screen_lines(b: dict, story_lines: int = STORY_ON_SCREEN, width: int = 100) 
         bits += [f"{k} {v}" for k, v in s["scores"].items()]
         style = "green" if s["you"] else ("yellow" if b["current"] == s["seat"] else "")
         turn = " ◀" if b["current"] == s["seat"] and not b.get("result") else ""
-        out.append((style, f" {name:<8}{turn:<2} " + " · ".join(bits)))
+        for line in wrapped(f" {name:<8}{turn:<2} ", bits, width):
+            out.append((style, line))
     lines = b["story"][-story_lines:] if story_lines else []
     if lines:
         out.append(("dim", " Last: " + lines[0]))
