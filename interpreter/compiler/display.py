@@ -22,7 +22,7 @@ class ZoneDisplay:
     name: str
     label: str
     show: str = "cards"         # cards, or count: only how many (even when the cards may be seen)
-    group: str | None = None    # a card attribute: equal values are shown once with a count ('robin ×4')
+    group: str | None = None    # a card attribute: equal values are shown once with a count ('red ×4')
     notes: list | None = None   # per card id, the note shown beside its group ('6/9'), or None
 
 
@@ -38,7 +38,7 @@ class Display:
     written: bool = False                            # whether the ruleset has a display section
 
     def words(self, text: str) -> str:
-        """A text for people: every id that has a name is replaced by it ('reed_warbler' -> 'reed warbler')."""
+        """A text for people: every id that has a name is replaced by it ('dark_blue' -> 'dark blue')."""
         names = self.names
         if not names or not isinstance(text, str):
             return text
@@ -83,7 +83,7 @@ def _guard(fn, *args):
 
 
 def _default_names(zones: dict, card_attrs: dict) -> dict:
-    """Ids written with underscores read as words: 'reed_warbler' -> 'reed warbler'."""
+    """Ids written with underscores read as words: 'dark_blue' -> 'dark blue'."""
     names = {}
     words = [v for values in card_attrs.values() for v in values if isinstance(v, str)] + list(zones)
     for w in words:
@@ -97,7 +97,7 @@ def _names(ctx, spec) -> dict:
         return {}
     if not isinstance(spec, dict):
         ctx.error(("display", "names"), "names is a map of id: the words shown for it, as in "
-                  "'{reed_warbler: reed warbler}'", "type")
+                  "'{dark_blue: dark blue}'", "type")
         return {}
     out = {}
     for k, v in spec.items():
@@ -126,7 +126,7 @@ def _zones(ctx, spec, zones: dict, cards: list, card_attrs: dict) -> list:
         zd = _default_zone(zones[name], card_attrs)
         zspec = {} if zspec is None else zspec
         if not isinstance(zspec, dict):
-            ctx.error(path, "expected how the zone is shown, as in {label: Your hand, group: species}", "type")
+            ctx.error(path, "expected how the zone is shown, as in {label: Your hand, group: colour}", "type")
             continue
         try:
             _zone_fields(ctx, path, zspec, zd, cards, card_attrs)

@@ -176,7 +176,7 @@ def _result(game, result, words) -> dict:
 
 
 def cards_text(entry) -> str:
-    """A shown zone entry as one line: 'robin ×3 (6/9) · duck ×2', 'flamingo · owl', '7 cards'."""
+    """A shown zone entry as one line: 'red ×3 (6/9) · blue ×2', 'red 1 · blue 4', '7 cards'."""
     if entry.get("hidden"):
         return "(hidden)"
     if entry.get("groups") is not None:

@@ -18,7 +18,7 @@ def seat(p, reader) -> str:
 
 
 def plural(word: str, n: int) -> str:
-    """'bird' -> 'birds', 'commodity' -> 'commodities' (n != 1)."""
+    """'card' -> 'cards', 'penny' -> 'pennies' (n != 1)."""
     if n == 1:
         return word
     if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
@@ -29,7 +29,7 @@ def plural(word: str, n: int) -> str:
 
 
 def grouped(labels) -> str:
-    """'duck ×2, owl': equal labels once with their count, in order of first appearance."""
+    """'red ×2, blue': equal labels once with their count, in order of first appearance."""
     counts: dict = {}
     for label in labels:
         counts[label] = counts.get(label, 0) + 1
@@ -83,7 +83,7 @@ class Narrator:
         return z.level(self.reader, owner) == "none"
 
     def cards(self, cards, visible) -> tuple[str, str]:
-        """('3 birds', 'duck ×2, owl') when the reader may see them, ('3 cards', '') otherwise."""
+        """('3 tiles', 'red ×2, blue') when the reader may see them, ('3 cards', '') otherwise."""
         n = len(cards)
         if not visible:
             return f"{n} {plural('card', n)}", ""

@@ -18,7 +18,7 @@ class NoInput(Exception):
 
 
 def layout(items: list[str], width: int) -> list[str]:
-    """Numbered items laid out in lines no wider than `width`: '1 robin ×3   2 duck ×2 ...'."""
+    """Numbered items laid out in lines no wider than `width`: '1 red ×3   2 blue ×2 ...'."""
     lines, cur = [], ""
     for i, text in enumerate(items, 1):
         cell = f"{i} {text}"

@@ -1,7 +1,7 @@
 """Split a decision's options into short steps: an option's label -> its parts, one per argument it names.
 
-"lay {count(birds)} {first(birds).species} in row {r + 1} on the {side}" gives the parts "lay 2 duck",
-"in row 3", "on the left": a long list is then chosen part by part (the species, then the row, then
+"lay {count(cards)} {first(cards).colour} in row {r + 1} on the {side}" gives the parts "lay 2 red",
+"in row 3", "on the left": a long list is then chosen part by part (the colour, then the row, then
 the side). The parts come from the label's own text, so they read as the label does. Where the
 structure of an option is not known, its whole label is one part.
 """
