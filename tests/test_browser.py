@@ -20,6 +20,7 @@ if not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)) and not os.environ.
                 allow_module_level=True)
 
 webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 
@@ -105,8 +106,11 @@ def test_a_whole_cubirds_game_against_bots(server, pages):
         if buttons is True:
             break
         before = version(page)
-        steps = "step" in buttons[0].get_attribute("class")
-        buttons[0].click()
+        try:
+            steps = "step" in buttons[0].get_attribute("class")
+            buttons[0].click()
+        except StaleElementReferenceException:   # redrawn meanwhile: look again
+            continue
         clicks += 1
         if not steps or not page.find_elements(By.CSS_SELECTOR, "#decision button.step"):
             wait(lambda: version(page) != before or page.find_elements(By.CSS_SELECTOR, "#decision button.step")
@@ -138,10 +142,12 @@ def test_a_pit_hand_with_two_people_in_two_pages(server, pages):
         text = page.find_element(By.TAG_NAME, "body").text
         assert unseen and not [label for label in unseen if re.search(rf"\b{label}\b", text)]
     # both ring the bell in the same market step, each from their own page
+    # (found and clicked in one script: the other page's choice may redraw the buttons meanwhile)
+    click_corner = """const b = [...document.querySelectorAll('#decision button.option')]
+                          .find((x) => x.textContent.includes('corner'));
+                      if (b) { b.click(); return b.textContent; } return null;"""
     for page in (one, two):
-        corner = [b for b in page.find_elements(By.CSS_SELECTOR, "#decision button.option") if "corner" in b.text]
-        assert corner, page.find_element(By.ID, "decision").text
-        corner[0].click()
+        assert wait(lambda: page.execute_script(click_corner)), page.find_element(By.ID, "decision").text
     for page in (one, two):
         wait(lambda: "corners the market" in page.find_element(By.ID, "story").text)
         wait(lambda: "round 2" in page.find_element(By.ID, "status").text)
