@@ -34,8 +34,9 @@ def layout(items: list[str], width: int) -> list[str]:
 class Prompt:
     """One decision asked in steps. `ask(text)` reads a line; `say(text)` writes one."""
 
-    def __init__(self, ask, say, width: int = 100, help_lines=None, undo: bool = True):
+    def __init__(self, ask, say, width: int = 100, help_lines=None, undo: bool = True, why=None):
         self.ask, self.say, self.width = ask, say, width
+        self.why = why or (lambda text: "")   # why a text is not a legal option now, or 
         self.help_lines = help_lines or (lambda: [])
         self.undo = undo
 
@@ -112,6 +113,8 @@ class Prompt:
             if len(matches) == 1:
                 return matches[0]
             if not matches:
-                self.say(f" no option matches '{answer}'; type a number, 'help' or 'back'.")
+                why = self.why(answer)
+                self.say(f" '{answer}' is not an option" + (f" - {why}" if why else "")
+                         + "; type a number, part of an option, 'help' or 'back'.")
                 continue
             shown = matches

@@ -3,6 +3,7 @@ undo against bots, resume from a saved file, and a hand-over screen between peop
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from ..agents import HumanAgent, Request, make_agent
@@ -91,12 +92,13 @@ class Session:
         since = self.mark(p)
         b = board(game, p, self.names, since)
         self.draw(b)
+        from ..engine.refusal import explain_refusal
         prompt = Prompt(self.ask, self.screen.line, min(self.screen.width, 120), lambda: help_lines(self.rules),
-                        undo=len(self.humans) == 1)
+                        undo=len(self.humans) == 1, why=lambda text: explain_refusal(self.game, text))
         try:
             choice = prompt.choose(b["decision"])
         except NoInput:
-            self.screen.line("no more input: the game was left unfinished")
+            print("no more input: the game was left unfinished", file=sys.stderr, flush=True)
             return 1
         if choice == QUIT:
             self.offer_save()
