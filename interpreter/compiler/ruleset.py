@@ -6,6 +6,7 @@ import json
 
 from ..engine.choices import Action
 from ..engine.layout import MAX_FAMILY
+from ..engine.picks import Pick
 from ..engine.values import Card
 from ..engine.view import LEVELS, VISIBILITIES
 from ..expr.compiler import BUILTIN_NAMES, Names, Scope, UserFunction, compile_expr
@@ -104,6 +105,7 @@ class _Builder(FlowBuilder):
         default_agent, evaluate = self.guard(self.agents) or (None, None)
         ctx.check()
         game_block, steps_id, turn_loop_id, turn_limit = flow
+        pick = ctx.node(Pick(), (), "pick")
         labels = self.card_labels()
         ctx.check()
         self.lint()
@@ -117,7 +119,7 @@ class _Builder(FlowBuilder):
             initial_cards=self.initial,
             global_vars=self.global_vars, player_vars=self.player_vars,
             param_choices=self.param_choices, param_texts=self.param_texts,
-            card_values=self.card_values, card_vars=self.card_var_defs, var_specs=self.var_specs,
+            card_values=self.card_values, card_vars=self.card_var_defs, var_specs=self.var_specs, pick_node=pick.id,
             counters=[v.name for v in self.var_specs.values() if v.counter],
             actions=self.actions, scoring=scoring, turn_limit=turn_limit, nodes=ctx.nodes,
             blocks=ctx.blocks, game_block=game_block, steps_node=steps_id, turn_loop_node=turn_loop_id,
@@ -733,7 +735,7 @@ class _Builder(FlowBuilder):
                 when = ctx.expr(path + ("when",), base, random_ok=False) if "when" in spec else None
                 choice, inner = self.fx.choice(path, spec, base, name)
                 action = Action(name, choice.arg_names, choice.domains, choice.cond, choice.label_template,
-                                when, None, str(spec.get("text", "")))
+                                when, None, str(spec.get("text", "")), choice.subsets, choice.final)
                 action.kinds = choice.kinds
                 out[name] = action
                 self.fx.actions[name] = action
