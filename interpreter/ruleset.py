@@ -133,6 +133,7 @@ class Ruleset:
     path: str = ""
     data: dict = field(default_factory=dict)
     card_values: tuple = ()        # Card(i) for every card id: the values zones hold
+    pick_node: int = -1            # the node that asks for the items of subset arguments
     card_vars: dict = field(default_factory=dict)     # card variable -> CardVariable
     var_specs: dict = field(default_factory=dict)     # game and player variable -> Variable
     counters: list = field(default_factory=list)      # variables declared `counter: true`, for statistics
@@ -194,7 +195,7 @@ class Ruleset:
         return found
 
     def slot_name(self, slot: int, layout) -> str:
-        """A zone's name for people: 'deck', 'row 2' (counted families from 1), 'stall silk', "P1's hand"."""
+        """A zone's name for people: 'deck', 'row 2' (counted families from 1), 'bin low', "P1's hand"."""
         z, p, key = layout.owner_of(slot)
         if z is None:
             return f"zone {slot}"

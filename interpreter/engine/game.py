@@ -140,7 +140,7 @@ class Game:
         else:
             raise IllegalChoice(f"option {choice!r} does not exist: choose 0 to {len(options) - 1}")
         node = self.rs.nodes[p[0]]
-        if self.record:
+        if self.record and node.loggable(options[index]):
             line = f"turn {g.turn} P{p[1] + 1}: {node.label(self, g, p[1], options[index])}"
             # a secret choice (simultaneous, or marked secret) is logged for its chooser only
             self.log_line(line, [p[1]] if node.secret else None)
@@ -179,7 +179,7 @@ class Game:
         g = self.state
         node_id = g.pending[0]
         top = g.stack[-1] if g.stack else None
-        if top is None or top[0] != () or top[3] != node_id:
+        if top is None or top[0] != () or top[3] != node_id or "queue" not in top[4]:
             return [d]
         node, data = self.rs.nodes[node_id], top[4]
         later = data["queue"][len(data["chosen"]) + 1:]

@@ -112,9 +112,12 @@ def option_values(game, player: int, rng, max_trials: int = MAX_TRIALS) -> dict:
     count = world.option_count()
     indexes = range(count) if count <= max_trials else sorted(rng.sample(range(count), max_trials))
     values = {}
+    pick = game.rs.pick_node
     for i in indexes:
         trial = world.clone(share_rng=True)
         trial.apply(i)
+        while trial.state.pending is not None and trial.state.pending[0] == pick and trial.state.pending[1] == player:
+            trial.apply(rng.randrange(trial.option_count()))   # several items: a random completion
         _settle(trial, node_id, player)
         result = trial.state.result
         if result is not None:

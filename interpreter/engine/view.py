@@ -117,14 +117,3 @@ def _visible(specs, name) -> str:
     spec = specs.get(name)
     return "public" if spec is None else spec.visible
 
-
-def may_see_card(game, player: int, card) -> bool:
-    """Whether `player` may see which card this is, wherever it lies now (used by leak tests and bots)."""
-    rs, g = game.rs, game.state
-    for zone in rs.zones.values():
-        for slot, owner, _ in g.layout.slots(zone):
-            cards = g.zones[slot]
-            if card in cards:
-                level = zone.level(player, owner)
-                return level == "cards" or (level == "top" and cards[0] == card) or player in g.known.get(card, ())
-    return False
