@@ -21,6 +21,8 @@ def board(game, seat: int | None, names=None, story_from: int = 0) -> dict:
     words = display.words
     viewer = seat if seat is not None else -1
     view = game.view(viewer, ids=True)
+    # variables as people read them (cards in them by label); the zones above keep ids for their attributes
+    named = game.view(viewer)
     names = list(names or [])
     out = {
         "title": rs.title, "ruleset": rs.name, "players": g.n,
@@ -54,11 +56,11 @@ def board(game, seat: int | None, names=None, story_from: int = 0) -> dict:
                 members = [dict(m, cards=None, groups=None) for m in members]
             row["zones"].append({"zone": zd.name, "label": words(zd.label), "members": members,
                                  "private": z.others_see != "cards"})
-        for k, table in view["player_vars"].items():
+        for k, table in named["player_vars"].items():
             if k in shown_vars:
                 row["vars"].append({"name": words(k.replace("_", " ")), "value": _value(words, table[name])})
         out["seats"].append(row)
-    for k, v in view["vars"].items():
+    for k, v in named["vars"].items():
         if k in shown_vars:
             out["vars"].append({"name": words(k.replace("_", " ")), "value": _value(words, v)})
     lines = story(game, seat, story_from)
