@@ -130,7 +130,7 @@ def test_a_pit_hand_with_two_people_in_two_pages(server, pages):
         wait(lambda: page.find_elements(By.CSS_SELECTOR, "#decision button.option"))
     game = app.state.hub.get(table["table"]).game
     rules = game.rs
-    from interpreter.engine.view import may_see_card
+    from helpers import may_see_card
     for seat, page in ((0, one), (1, two)):
         # the other person's hand is a face-down count: no card tile in its row
         other = f"P{2 - seat}"

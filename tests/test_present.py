@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from interpreter import Game, RulesetError, load, parse_text, load_source
-from interpreter.engine.view import may_see_card
+from helpers import may_see_card
 from interpreter.present.board import board, cards_text
 from interpreter.present.narrate import grouped, plural, story
 from interpreter.present.screen import screen_lines

@@ -6,7 +6,7 @@ import json
 import pytest
 from starlette.testclient import TestClient
 
-from interpreter.engine.view import may_see_card
+from helpers import may_see_card
 from interpreter.serve.app import create_app
 
 
