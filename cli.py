@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 
 from contextlib import contextmanager
@@ -492,8 +493,14 @@ def transcript(ruleset, players, agents, seed):
     click.echo(format_transcript(rules, game, seed, names), nl=False)
 
 
+def _interrupted(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main():
     """Entry point: run the commands; errors a user can cause print a message and exit 1, never a traceback."""
+    # `kill` ends a run like Ctrl-C does: worker processes stopped, a half-written record file removed
+    signal.signal(signal.SIGTERM, _interrupted)
     try:
         cli.main(standalone_mode=False)
     except click.exceptions.Abort:

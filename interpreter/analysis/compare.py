@@ -2,10 +2,12 @@
 difference B - A with its 95% interval from the paired games, and a verdict in plain words."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..errors import GameError
 from .records import seat
+from .report import amount
 from .runner import Runner
 from .simulation import Table, run_tables
 from .stats import detectable, paired_mean_difference, paired_proportion_difference
@@ -64,10 +66,21 @@ def difference(measure: Measure, a: list, b: list) -> dict:
     else:
         d = paired_mean_difference(list(a), list(b))
     d.update({"key": measure.key, "label": measure.label, "kind": measure.kind,
-              "detectable": detectable(d["interval"])})
+              "detectable": detectable(d["interval"]), "same": list(a) == list(b),
+              "games_to_detect": games_to_detect(d, len(a))})
     d["verdict"] = verdict(measure, d)
     return {k: d[k] for k in ("key", "label", "kind", "a", "b", "difference", "interval", "relative",
-                              "relative_interval", "detectable", "verdict")}
+                              "relative_interval", "detectable", "same", "games_to_detect", "verdict")}
+
+
+def games_to_detect(d: dict, games: int) -> int | None:
+    """Roughly how many games per side would make an interval this wide, around a difference this
+    large, exclude zero (an interval narrows with the square root of the games); None when it
+    already does or the difference is 0."""
+    if d["interval"] is None or detectable(d["interval"]) or not d["difference"]:
+        return None
+    half = (d["interval"][1] - d["interval"][0]) / 2
+    return math.ceil(games * (half / abs(d["difference"])) ** 2)
 
 
 def verdict(measure: Measure, d: dict) -> str:
@@ -77,19 +90,27 @@ def verdict(measure: Measure, d: dict) -> str:
         return f"too few games to compare {measure.label}"
     if measure.kind == "length" and d["relative_interval"] is not None:
         lo, hi = d["relative_interval"]
-        size = f"{100 * abs(d['relative']):.0f}% ± {100 * (hi - lo) / 2:.0f}%"
+        half = 100 * (hi - lo) / 2
+        places = 0 if half >= 1 else 1   # "12% ± 3%", but "3.9% ± 0.3%" rather than "4% ± 0%"
+        size = f"{100 * abs(d['relative']):.{places}f}% ± {half:.{places}f}%"
         span = f"{100 * lo:+.1f}% to {100 * hi:+.1f}%"
     elif measure.kind == "proportion":
         size = f"{100 * abs(d['difference']):.1f} points"
         span = f"{100 * interval[0]:+.1f} to {100 * interval[1]:+.1f} points"
     else:
-        size = f"{abs(d['difference']):.3g}"
-        span = f"{interval[0]:+.3g} to {interval[1]:+.3g}"
+        scale = d["a"] or d["b"]
+        size = amount(abs(d["difference"]), scale)
+        span = f"{amount(interval[0], scale, True)} to {amount(interval[1], scale, True)}"
+    if d.get("same"):
+        return f"{measure.label}: the same in every game of A and B"
     if not d["detectable"]:
-        return f"no detectable difference in {measure.label} at this sample size (95% interval {span})"
+        text = f"no detectable difference in {measure.label} at this sample size (95% interval {span})"
+        if d.get("games_to_detect"):
+            text += f"; if it is really this size, about {d['games_to_detect']:,} games would show it"
+        return text
     sentence = (measure.more if d["difference"] > 0 else measure.less).format(size=size)
     if measure.kind == "length" and d["relative_interval"] is not None:
-        return f"{sentence} ({d['a']:.3g} -> {d['b']:.3g})"
+        return f"{sentence} ({amount(d['a'], d['a'])} -> {amount(d['b'], d['a'])})"
     return f"{sentence} (95% interval {span})"
 
 

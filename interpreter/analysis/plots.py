@@ -110,6 +110,8 @@ def comparison_plots(comparison: dict, tallies, directory: str) -> list[str]:
         ax.bar([x - 0.2 + 0.4 * k for x in xs], [100 * x["win_rate"] for x in side["seats"]], width=0.4,
                yerr=_error_bars(side["seats"]), capsize=5, color=colour, label=labels[k])
     ax.set_xticks(xs, [x["seat"] for x in a["seats"]])
+    if a["first_seat"]:
+        ax.axhline(100 * a["first_seat"]["even_share"], color="grey", linestyle="--", label="even share in A")
     ax.set_title(f"Who wins? Win rate by seat, A and B\n{what}")
     ax.set_ylabel("games won (%)\nbars: 95% interval")
     ax.set_xlabel("seat (P1 plays first)")
@@ -134,7 +136,7 @@ def comparison_plots(comparison: dict, tallies, directory: str) -> list[str]:
     ax.set_xticks(list(range(n)), [x["seat"] for x in a["seats"]])
     ax.set_title(f"Final scores by seat, A (left) and B (right)\n{what}")
     ax.set_ylabel("final score (total)\nbox: middle half of games; triangle: mean")
-    ax.legend([plt.Rectangle((0, 0), 1, 1, color=c) for c in COLOURS], labels, loc="lower right", fontsize="small")
+    ax.legend([plt.Rectangle((0, 0), 1, 1, color=c) for c in COLOURS], labels, fontsize="small")
     fig.tight_layout()
     _save(plt, fig, folder, "scores.png", written)
 

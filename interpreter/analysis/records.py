@@ -113,6 +113,6 @@ def columns(score_parts: list[str], players: int, counter_names: list[str], extr
     cols = list(extra) + ["ruleset", "game", "seed", "players", "params"]
     cols += [f"agent_{seat(i)}" for i in range(players)] + ["winners"] + [f"win_{seat(i)}" for i in range(players)]
     cols += ["shared", "stalled", "tie_break_used", "reason", "turns", "rounds", "decisions"]
-    cols += [f"score_{seat(i)}_{part}" for i in range(players) for part in ruleset_parts]
+    cols += [f"score_{seat(i)}_{part}" for i in range(players) for part in score_parts]
     cols += [f"counter_{name}" for name in counter_names]
     return cols

@@ -1,6 +1,8 @@
 """Statistics of a run or a comparison -> the text report printed by `simulate` and `compare`."""
 from __future__ import annotations
 
+import math
+
 
 def pct(x: float) -> str:
     return f"{100 * x:.1f}%"
@@ -18,6 +20,13 @@ def num(x) -> str:
     if isinstance(x, int) or float(x).is_integer():
         return str(int(x))
     return f"{x:.3g}" if abs(x) < 10 else f"{x:.1f}"
+
+
+def amount(x: float, scale: float, sign: bool = False) -> str:
+    """`x` with as many decimals as numbers of size `scale` need for about three figures (52.8, 3.64, 412)."""
+    places = 2 if not scale else min(3, max(0, 2 - math.floor(math.log10(abs(scale)))))
+    text = f"{x:+.{places}f}" if sign else f"{x:.{places}f}"
+    return text.lstrip("+-") if float(text) == 0 else text   # no "-0.0"
 
 
 def simulation_text(s: dict) -> str:
@@ -77,13 +86,17 @@ def comparison_text(c: dict) -> str:
     lines.append(f"{'':<{width}}{'A':>10}{'B':>10}   B - A (95% interval)")
     for d in c["differences"]:
         if d["kind"] == "proportion":
-            values = f"{pct(d['a']):>10}{pct(d['b']):>10}   {100 * d['difference']:+.1f} points"
+            # an advantage is itself a difference: signed, in points
+            side = (lambda x: f"{100 * x:+.1f} pts") if d["key"] == "first_seat_advantage" else pct
+            values = f"{side(d['a']):>10}{side(d['b']):>10}   {100 * d['difference']:+.1f} points"
             if d["interval"]:
                 values += f" ({100 * d['interval'][0]:+.1f} to {100 * d['interval'][1]:+.1f})"
         else:
-            values = f"{num(d['a']):>10}{num(d['b']):>10}   {_signed(d['difference'])}"
+            scale = d["a"] or d["b"]
+            values = f"{amount(d['a'], scale):>10}{amount(d['b'], scale):>10}   {amount(d['difference'], scale, True)}"
             if d["interval"]:
-                values += f" ({_signed(d['interval'][0])} to {_signed(d['interval'][1])})"
+                lo, hi = d["interval"]
+                values += f" ({amount(lo, scale, True)} to {amount(hi, scale, True)})"
             if d["relative"] is not None and d["relative_interval"]:
                 lo, hi = d["relative_interval"]
                 values += f", {100 * d['relative']:+.1f}% ({100 * lo:+.1f}% to {100 * hi:+.1f}%)"
@@ -96,11 +109,6 @@ def comparison_text(c: dict) -> str:
     if c.get("seconds"):
         lines.append(f"time: {c['seconds']:.2f} s with {_workers(c)}, {c['games_per_second']:.1f} games/s")
     return "\n".join(lines)
-
-
-def _signed(x: float) -> str:
-    text = num(abs(x))
-    return ("-" if x < 0 else "+") + text
 
 
 def _workers(s: dict) -> str:

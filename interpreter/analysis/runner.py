@@ -12,6 +12,7 @@ import math
 import multiprocessing
 import os
 import signal
+import socket
 from dataclasses import dataclass
 
 import yaml
@@ -181,6 +182,8 @@ class Runner:
         started = not ray.is_initialized()
         if started:
             options = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
+            if self.address:
+                _reachable(self.address)
             try:
                 if self.address:
                     ray.init(address=self.address, **options)
@@ -226,6 +229,17 @@ def _ordered(chunks, submit, wait, get, window: int, progress):
                 done[j] = get(handle)
                 progress(chunks[j][2])
         yield k, done.pop(k)
+
+
+def _reachable(address: str) -> None:
+    """Fail at once when nothing listens at a cluster's host:port (Ray itself would retry for minutes)."""
+    host, _, port = address.split("://")[-1].rpartition(":")
+    if not host or not port.isdigit():
+        return   # "auto", "local" and other forms Ray understands by itself
+    try:
+        socket.create_connection((host, int(port)), timeout=5).close()
+    except OSError as exc:
+        raise RulebookError(f"cannot reach a Ray cluster at {address}: {exc.strerror or exc}") from None
 
 
 def _worker_init():

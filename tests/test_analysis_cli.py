@@ -1,0 +1,211 @@
+"""simulate and compare at the command line: records, plots, jobs, Ray, progress, and their errors."""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+
+import pytest
+
+from helpers import ROOT
+from test_cli import run
+
+TIMING = ("seconds", "games_per_second", "decisions_per_second", "jobs", "backend")
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def stats(*args) -> dict:
+    code, out, err = run(*args, "--json")
+    assert code == 0, err
+    return {k: v for k, v in json.loads(out).items() if k not in TIMING}
+
+
+def run_without(module: str, *args):
+    """Run the command line in a Python where `module` cannot be imported (an extra not installed)."""
+    code = (f"import sys; sys.modules[{module!r}] = None; sys.argv = ['rulebook'] + {list(args)!r}; "
+            "import cli; cli.main()")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def run_on_terminal(*args) -> tuple[str, str]:
+    """Run the command line with stderr on a pseudo-terminal (as in a shell): (stdout, what stderr showed)."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), *args], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=slave)
+    os.close(slave)
+    shown = b""
+    while True:
+        ready, _, _ = select.select([master], [], [], 0.2)
+        if ready:
+            try:
+                data = os.read(master, 65536)
+            except OSError:   # the other end closed
+                break
+            if not data:
+                break
+            shown += data
+        elif proc.poll() is not None:
+            break
+    out = proc.stdout.read().decode()
+    proc.wait(timeout=60)
+    os.close(master)
+    return out, shown.decode(errors="replace")
+
+
+def test_jobs_do_not_change_the_results():
+    one = stats("simulate", "cubirds", "--games", "24", "--players", "3", "--seed", "9")
+    two = stats("simulate", "cubirds", "--games", "24", "--players", "3", "--seed", "9", "--jobs", "2")
+    assert one == two
+
+
+def test_jsonl_and_csv_records_hold_the_same_games(tmp_path):
+    jsonl, table = tmp_path / "games.jsonl", tmp_path / "games.csv"
+    base = ("simulate", "cubirds", "--games", "12", "--players", "3", "--agents", "random,first", "--seed", "4")
+    s = stats(*base, "--out", str(jsonl))
+    assert s["records"] == str(jsonl)
+    code, out, _ = run(*base, "--out", str(table))
+    assert code == 0 and f"records: {table}" in out
+    rows = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    with open(table, newline="") as f:
+        cells = list(csv.DictReader(f))
+    assert len(rows) == len(cells) == 12
+    assert list(rows[0]) == list(cells[0])
+    for row, cell in zip(rows, cells):
+        assert cell["winners"] == ";".join(row["winners"])
+        assert cell["agent_P2"] == row["agent_P2"] == "first"
+        assert int(cell["turns"]) == row["turns"] and int(cell["score_P3_total"]) == row["score_P3_total"]
+        assert int(cell["stalled"]) == row["stalled"]
+    assert [r["seed"] for r in rows] == list(range(4, 16))
+    assert sum(r["win_P1"] for r in rows) == s["seats"][0]["wins"]
+
+
+def test_every_record_column_is_documented():
+    doc = (ROOT / "docs" / "simulation.md").read_text()
+    from interpreter import load
+    from interpreter.analysis.records import columns
+    from interpreter.analysis.simulation import score_parts
+    names = columns(score_parts(load("piepmatz")), 2, ["trades"], ["side", "label"])
+    for name in names:
+        generic = re.sub(r"P[12]", "P1", name).replace("P1_seeds", "P1_<part>").replace(
+            "P1_pairs", "P1_<part>").replace("P1_majorities", "P1_<part>").replace("counter_trades", "counter_<name>")
+        assert f"`{generic}`" in doc, name
+
+
+@pytest.mark.parametrize("args,message", [
+    (["simulate", "cubirds", "--out", "games.txt"], "'games.txt' should end in .jsonl or .csv"),
+    (["compare", "cubirds", "cubirds", "--out", "games"], "'games' should end in .jsonl or .csv"),
+    (["simulate", "cubirds", "--ray-address", "127.0.0.1:6379"], "--ray-address: only with --backend ray"),
+    (["simulate", "cubirds", "--jobs", "-1"], "--jobs"),
+])
+def test_usage_errors_exit_two(args, message):
+    code, out, err = run(*args)
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_a_failed_run_leaves_an_existing_record_file_as_it_was(tmp_path):
+    target = tmp_path / "games.csv"
+    target.write_text("keep me\n")
+    code, _, err = run("simulate", "cubirds", "--games", "5", "--param", "hand_sz=3", "--out", str(target))
+    assert code == 1 and "unknown parameter 'hand_sz'" in err
+    assert target.read_text() == "keep me\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.csv"]
+
+
+def test_simulate_plots(tmp_path):
+    code, out, err = run("simulate", "cubirds", "--games", "20", "--players", "3", "--plots", str(tmp_path / "charts"))
+    assert code == 0, err
+    names = sorted(p.name for p in (tmp_path / "charts").iterdir())
+    assert names == ["game-length.png", "margin.png", "scores.png", "win-rate-by-seat.png"]
+    for name in names:
+        data = (tmp_path / "charts" / name).read_bytes()
+        assert data.startswith(PNG) and len(data) > 5000
+    assert "plots: " in out
+
+
+@pytest.mark.parametrize("module,args,message", [
+    ("matplotlib", ["simulate", "cubirds", "--games", "3", "--plots", "charts"],
+     "--plots needs matplotlib: pip install 'rulebook[plots]'"),
+    ("ray", ["simulate", "cubirds", "--games", "3", "--backend", "ray"],
+     "--backend ray needs Ray: pip install 'rulebook[ray]'"),
+])
+def test_a_missing_extra_is_one_line_and_exit_one(module, args, message, tmp_path):
+    code, out, err = run_without(module, *args)
+    assert (code, err.strip()) == (1, f"error: {message}")
+    assert not (ROOT / "charts").exists()
+
+
+def test_an_unreachable_cluster_is_reported_at_once():
+    code, _, err = run("simulate", "cubirds", "--games", "3", "--backend", "ray", "--ray-address", "127.0.0.1:9")
+    assert code == 1 and "error: cannot reach a Ray cluster at 127.0.0.1:9" in err
+
+
+def test_compare_text_and_json():
+    args = ("compare", "cubirds", "cubirds", "--param-b", "species_to_win=5", "--games", "30", "--players", "2")
+    code, out, err = run(*args)
+    assert code == 0, err
+    assert out.startswith("A: cubirds\nB: cubirds (species_to_win=5)\n30 games each, 2 players")
+    assert "verdicts:\n  - games are " in out and "% shorter in B (" in out
+    data = stats(*args)
+    assert data["a"]["games"] == data["b"]["games"] == 30
+    keys = [d["key"] for d in data["differences"]]
+    assert keys[:3] == ["win_P1", "win_P2", "first_seat_advantage"] and "turns" in keys and "margin" in keys
+    assert len(data["verdicts"]) == len(data["differences"])
+
+
+def test_compare_records_and_plots(tmp_path):
+    out_file = tmp_path / "both.csv"
+    code, out, err = run("compare", "cubirds", "cubirds-bga-setup", "--games", "8", "--out", str(out_file),
+                         "--plots", str(tmp_path / "charts"))
+    assert code == 0, err
+    with open(out_file, newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [(r["side"], r["label"], r["seed"]) for r in rows[:2]] == [("A", "cubirds", "0"), ("A", "cubirds", "1")]
+    assert [r["side"] for r in rows].count("B") == 8 and rows[-1]["label"] == "cubirds-bga-setup"
+    assert sorted(p.name for p in (tmp_path / "charts").iterdir()) == \
+        ["differences.png", "game-length.png", "scores.png", "win-rate-by-seat.png"]
+
+
+def test_compare_errors_exit_one():
+    code, _, err = run("compare", "cubirds", "pit", "--games", "3", "--players", "2")
+    assert code == 1 and "pit is for 3 to 8 players, not 2" in err
+    code, _, err = run("compare", "cubirds", "cubirds", "--param-b", "species_to_wn=6")
+    assert code == 1 and "unknown parameter 'species_to_wn'; did you mean 'species_to_win'?" in err
+
+
+def test_validate_simulate_is_the_same_with_two_jobs():
+    args = ("validate", "rulesets/variants/cubirds-pairs.yaml", "--simulate", "3")
+    assert run(*args) == run(*args, "--jobs", "2")
+
+
+def test_progress_with_an_eta_on_a_terminal_only():
+    # click shows the time left once the first second has given it a pace
+    out, shown = run_on_terminal("simulate", "cubirds", "--games", "200")
+    assert "simulating  [" in shown and re.search(r"\d+/200\s+\d\d:\d\d:\d\d", shown)
+    assert "200/200" in shown and out.startswith("cubirds: 200 games")
+    out, shown = run_on_terminal("simulate", "cubirds", "--games", "40", "--json")
+    assert shown == "" and json.loads(out)["games"] == 40
+    out, shown = run_on_terminal("compare", "cubirds", "cubirds-bga-setup", "--games", "10")
+    assert "comparing  [" in shown and "20/20" in shown
+    code, out, err = run("simulate", "cubirds", "--games", "40")   # piped: quiet
+    assert code == 0 and err == ""
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    """A Ray started here with 2 CPUs, stopped at the end of the module: its address."""
+    ray = pytest.importorskip("ray")
+    import logging
+    context = ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+    yield context.address_info["gcs_address"]
+    ray.shutdown()
+
+
+def test_ray_plays_the_same_games(local_ray):
+    args = ("simulate", "cubirds", "--games", "6", "--players", "3", "--seed", "2")
+    assert stats(*args, "--backend", "ray", "--ray-address", local_ray) == stats(*args)
