@@ -17,8 +17,8 @@ def num(x) -> str:
     """A number as short as it can be without losing what matters (7, 91.4, 0.463)."""
     if x is None:
         return "-"
-    if isinstance(x, int) or float(x).is_integer():
-        return str(int(x))
+    if isinstance(x, int) or abs(x - round(x)) < 1e-9:
+        return str(round(x))
     return f"{x:.3g}" if abs(x) < 10 else f"{x:.1f}"
 
 
@@ -35,14 +35,13 @@ def simulation_text(s: dict) -> str:
     params = "".join(f", {k}={v}" for k, v in s["params"].items())
     lines = [f"{s['ruleset']}{params}: {games} games, {s['players']} players, agents {', '.join(s['agents'])}, "
              f"seeds {s['seed']}..{s['seed'] + games - 1}", "",
-             "wins        agent       wins    rate   95% interval"]
+             "seat  agent       wins    rate   95% interval"]
     for x in s["seats"]:
-        lines.append(f"  {x['seat']:<9} {x['agent']:<10} {x['wins']:>6}  {pct(x['win_rate']):>6}   {span(x['win_rate_95'])}")
+        lines.append(f"{x['seat']:<5} {x['agent']:<10} {x['wins']:>6}  {pct(x['win_rate']):>6}   {span(x['win_rate_95'])}")
     if len(s["wins_per_agent"]) > 1:
-        lines.append("by agent")
         for name, e in s["wins_per_agent"].items():
-            lines.append(f"  {name:<20} {e['wins']:>6}  {pct(e['win_rate']):>6}   {span(e['win_rate_95'])}"
-                         f"   (over {e['seats']} seat{'s' if e['seats'] != 1 else ''})")
+            lines.append(f"all   {name:<10} {e['wins']:>6}  {pct(e['win_rate']):>6}   {span(e['win_rate_95'])}"
+                         f"   (per seat, {e['seats']} seat{'s' if e['seats'] != 1 else ''})")
     first = s["first_seat"]
     if first:
         lines.append(f"first seat: P1 wins {pct(first['win_rate'])} against an even share of "

@@ -69,7 +69,8 @@ def distribution(values) -> dict | None:
 
 def _whole(x):
     """7.0 -> 7: counts stored as floats read back as the whole numbers they are."""
-    return int(x) if isinstance(x, float) and x.is_integer() else x
+    # interpolation can leave 122.99999999999999 where the answer is 123
+    return round(x) if isinstance(x, float) and abs(x - round(x)) < 1e-9 else x
 
 
 def paired_proportion_difference(a: list[bool], b: list[bool], z: float = Z95) -> dict | None:

@@ -75,7 +75,7 @@ def summarise(tally: Tally, meta: dict) -> dict:
         seats.append({
             "seat": seat(s), "agent": tally.seats[s], "wins": won, "win_rate": won / g if g else 0.0,
             "win_rate_95": list(interval) if interval else None,
-            "score": _trim(distribution(tally.totals[s]), ("mean", "sd", "min", "max")),
+            "score": distribution(tally.totals[s]),
             "score_parts": {k: v / g for k, v in tally.part_sums[s].items()} if g else {},
         })
     by_agent: dict[str, dict] = {}
@@ -143,7 +143,3 @@ def first_seat_verdict(advantage: float, interval) -> str:
 def _pts(x: float) -> str:
     """A difference of proportions in percentage points."""
     return f"{100 * x:+.1f}"
-
-
-def _trim(d: dict | None, keys) -> dict | None:
-    return {k: d[k] for k in keys} if d else None
