@@ -13,6 +13,8 @@ import multiprocessing
 import os
 import signal
 import socket
+import sys
+import threading
 from dataclasses import dataclass
 
 import yaml
@@ -150,9 +152,7 @@ class Runner:
                 for b, batch in enumerate(batches) for start in range(0, batch.games, size)]
 
     def _run_processes(self, batches, progress):
-        methods = multiprocessing.get_all_start_methods()
-        # forkserver: workers forked from a clean server process, safe even when threads are running here
-        ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        ctx = multiprocessing.get_context(_start_method())
         chunks = self._chunks(batches, self.jobs)
         pool = cf.ProcessPoolExecutor(max_workers=self.jobs, mp_context=ctx, initializer=_worker_init)
         futures: dict = {}
@@ -240,6 +240,14 @@ def _reachable(address: str) -> None:
         socket.create_connection((host, int(port)), timeout=5).close()
     except OSError as exc:
         raise RulebookError(f"cannot reach a Ray cluster at {address}: {exc.strerror or exc}") from None
+
+
+def _start_method() -> str:
+    """fork where it is safe (Linux, no other thread here): workers start at once with the compiled
+    ruleset; else forkserver (a clean server process forks the workers), else spawn."""
+    if sys.platform == "linux" and threading.active_count() == 1:
+        return "fork"
+    return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
 
 
 def _worker_init():
