@@ -13,7 +13,7 @@ import click
 import yaml
 
 from interpreter import Game, RulebookError, RulesetError, load, load_source
-from interpreter.engine.game import private_mark
+from interpreter.engine.game import log_for, log_text
 from interpreter.agents import HumanAgent, Request, make_agent
 from interpreter.bundled import bundled, resolve
 from interpreter.errors import Diagnostic
@@ -240,15 +240,20 @@ def play(ruleset, players, agents, seed, params, quiet):
         choice = agent.choose(Request(game, p))
         game.apply(choice)
         if not quiet or isinstance(agent, HumanAgent):
-            for line in game.state.log[shown:]:
-                # a line for one player's eyes only is shown when nobody else at the table is human
-                if line.startswith("(P") and " only) " in line and humans and \
-                        not (len(humans) == 1 and line.startswith(private_mark(humans[0]))):
-                    continue
-                click.echo(line)
+            for entry in game.state.log[shown:]:
+                # a line for some players' eyes only is shown when it is for the one human at the
+                # table (or, with bots only, to the onlooker, marked with who may read it)
+                if not humans:
+                    click.echo(log_text(entry))
+                elif len(humans) == 1:
+                    line = log_for(entry, humans[0])
+                    if line is not None:
+                        click.echo(line)
+                elif type(entry) is str:
+                    click.echo(entry)
         shown = len(game.state.log)
     if quiet:
-        click.echo(game.state.log[-1])
+        click.echo(log_text(game.state.log[-1]))
     _print_result(rules, game)
 
 

@@ -149,23 +149,40 @@ def render_view(view: dict) -> str:
     for name, zone in view["zones"].items():
         lines.append(f"  {name}: {_zone_text(zone)}")
     for name, value in view.get("vars", {}).items():
-        lines.append(f"  {name} = {json.dumps(value)}")
+        lines.append(f"  {name} = {_value_text(value)}")
     for name, table in view.get("player_vars", {}).items():
-        lines.append(f"  {name}: " + ", ".join(f"{p} {v}" for p, v in table.items()))
+        lines.append(f"  {name}: " + ", ".join(f"{p} {_value_text(v)}" for p, v in table.items()))
     return "\n".join(lines)
+
+
+def _value_text(value) -> str:
+    if isinstance(value, dict) and value.get("hidden"):
+        return "?"
+    return json.dumps(value) if not isinstance(value, str) else value
+
+
+def _card_text(card) -> str:
+    """A card as shown: its label, with its variables (other than their defaults) in brackets."""
+    if isinstance(card, dict):
+        extra = ", ".join(f"{k} {_value_text(v)}" for k, v in card.items() if k != "card" and v not in (None, 0, [], False))
+        return f"{card['card']} [{extra}]" if extra else str(card["card"])
+    return str(card)
 
 
 def _zone_text(zone) -> str:
     if isinstance(zone, dict) and zone.get("hidden"):
-        return "(hidden)"
+        known = zone.get("known")
+        return "(hidden)" + (f", you know: {', '.join(_card_text(c) for _, c in known)}" if known else "")
     if isinstance(zone, dict) and "count" in zone:
-        top = f", top: {zone['top'][0]}" if zone.get("top") else ""
-        return f"{zone['count']} cards{top}"
+        top = f", top: {_card_text(zone['top'][0])}" if zone.get("top") else ""
+        known = zone.get("known")
+        seen = f", you know: {', '.join(f'#{i + 1} {_card_text(c)}' for i, c in known)}" if known else ""
+        return f"{zone['count']} cards{top}{seen}"
     if isinstance(zone, dict):
         return "; ".join(f"{p}: {_zone_text(z)}" for p, z in zone.items())
-    if zone and isinstance(zone[0], (list, dict)):
+    if zone and (isinstance(zone[0], list) or isinstance(zone[0], dict) and "card" not in zone[0]):
         return " | ".join(f"[{_zone_text(z)}]" for z in zone)
-    return ", ".join(zone) if zone else "(empty)"
+    return ", ".join(_card_text(c) for c in zone) if zone else "(empty)"
 
 
 AGENTS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent, "human": HumanAgent}

@@ -5,9 +5,12 @@ from pathlib import Path
 
 from .compiler.effects import DEFAULT_LOOP_MAX
 
-SEES = {"public": "everyone sees every card", "count": "everyone sees only how many cards",
+# what one audience is shown, and what everyone is shown when owner and others see the same
+LEVEL_WORDS = {"cards": "the cards", "top": "how many and the top card", "count": "how many",
+               "none": "nothing, not even how many"}
+SEES = {"cards": "everyone sees every card", "count": "everyone sees only how many cards",
         "top": "everyone sees how many cards and the top card",
-        "hidden": "nobody sees anything, not even how many cards"}
+        "none": "nobody sees anything, not even how many cards"}
 END_WORDS = {"start", "left", "top", "first", "front", "end", "right", "bottom", "last", "back"}
 
 
@@ -106,6 +109,21 @@ def r_choose(f, _):
     return text + (":" if f.get("do") else "."), [(None, f.get("do"))]
 
 
+def r_log(text):
+    """`log`: the line, and who reads it when it is private."""
+    if isinstance(text, dict):
+        to = f" (only {code(text['to'])} read it)" if "to" in text else ""
+        return f'Log "{flat(text.get("text", ""))}"{to}.', []
+    return f'Log "{flat(text)}".', []
+
+
+def r_reveal(f):
+    """`reveal`: which cards are shown to whom, and how long they are remembered."""
+    until = {"turn": " until the end of the turn", "round": " until the end of the round"}.get(f.get("until"), "")
+    return (f"Show {code(f.get('cards'))} to {code(f.get('to'))} only; they remember them{until} "
+            "while the cards stay where they are."), []
+
+
 def r_call(name, e):
     """`call`: the procedure and its arguments."""
     given = e.get("with") or {}
@@ -139,7 +157,8 @@ RENDER = {
     "while": r_loop("while"), "until": r_loop("until"),
     "for_each": lambda name, e: (f"For each {code(name)} in {code(e.get('in'))}:", [(None, e.get("do"))]),
     "choose": r_choose, "call": r_call,
-    "log": lambda text, _: (f'Log "{flat(text)}".', []),
+    "log": lambda text, _: r_log(text),
+    "reveal": lambda f, _: r_reveal(f),
     "end_turn": lambda *_: ("End the turn (skip its remaining steps).", []),
     "end_round": lambda *_: ("End the round.", []),
     "end_game": r_end_game,
@@ -277,11 +296,10 @@ def zones(rules, data) -> list[str]:
             kind = f"numbered family of {z.count} (`{z.name}[0]` to `{z.name}[{z.count - 1}]`)"
         else:
             kind = "shared"
-        if z.visibility == "owner":
-            sees = "its owner sees the cards; the others see how many" if z.per_player \
-                else "nobody sees the cards, only how many"
+        if z.per_player and z.owner_sees != z.others_see:
+            sees = f"its owner sees {LEVEL_WORDS[z.owner_sees]}; the others see {LEVEL_WORDS[z.others_see]}"
         else:
-            sees = SEES.get(z.visibility, z.visibility)
+            sees = SEES[z.others_see]
         notes = [flat(z.text)] if z.text else []
         if z.refill_from:
             notes.append(f"when short, `{z.refill_from}` is shuffled into it")
@@ -289,11 +307,27 @@ def zones(rules, data) -> list[str]:
             notes.append("its order does not matter")
         rows.append([f"`{z.name}`", kind, sees, "; ".join(notes)])
     out = ["## Zones", ""] + table(["zone", "kind", "who sees what", "notes"], rows) + [""]
-    for key, title in (("variables", "Game variables"), ("player_variables", "Variables of each player")):
+    for key, title in (("variables", "Game variables"), ("player_variables", "Variables of each player"),
+                       ("card_variables", "Variables of each card")):
         if data.get(key):
-            out += [f"{title}: " + ", ".join(f"`{k}` (starts at {plain(v)})" for k, v in data[key].items())
-                    + ".", ""]
+            out += [f"{title}: " + ", ".join(variable(rules, key, k, v) for k, v in data[key].items()) + ".", ""]
     return out
+
+
+def variable(rules, section, name, value) -> str:
+    """One variable in words: where it starts, who sees it, what resets it."""
+    if section == "card_variables":
+        spec = rules.card_vars[name]
+        notes = [] if spec.keep else ["back to it when the card changes zone"]
+        if spec.visible == "public":
+            notes.append("seen by everyone even on a hidden card")
+    else:
+        spec = rules.var_specs[name]
+        notes = {"owner": ["seen only by its player"], "nobody": ["seen by nobody"]}.get(spec.visible, [])
+        if spec.counter:
+            notes.append("a counter for statistics")
+    extra = "; ".join(notes)
+    return f"`{name}` (starts at {plain(spec.value)}{'; ' + extra if extra else ''})"
 
 
 def parameters(rules, data) -> list[str]:

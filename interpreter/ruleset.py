@@ -13,12 +13,42 @@ class Zone:
     name: str
     per_player: bool = False
     count: int | None = None
-    visibility: str = "public"
+    visibility: object = "public"   # as written: a word, or {owner: level, others: level}
     ordered: bool = True
     refill_from: str | None = None
     text: str = ""
     slot: int = -1      # first slot of a shared zone or family
     index: int = -1     # position among the per-player zones
+    owner_sees: str = "cards"    # cards, top, count or none: what the zone's owner is shown
+    others_see: str = "cards"    # ... and what everyone else is shown (everyone, for a shared zone)
+
+    def level(self, viewer: int, owner) -> str:
+        """What `viewer` is shown of this zone (of `owner`'s copy, for a per-player zone)."""
+        return self.owner_sees if owner is not None and owner == viewer else self.others_see
+
+
+@dataclass
+class Variable:
+    """A declared variable: its starting value, who may see it, and whether statistics count it."""
+
+    name: str
+    value: object = 0
+    visible: str = "public"   # public, owner (player variables only) or nobody
+    counter: bool = False
+    text: str = ""
+    per_player: bool = False
+
+
+@dataclass
+class CardVariable:
+    """A value every card carries during play: its default, whether it survives a change of zone, and
+    whether it is seen with the card (`card`, the default) or by everyone (`public`)."""
+
+    name: str
+    value: object = None
+    keep: bool = False
+    visible: str = "card"
+    text: str = ""
 
 
 @dataclass
@@ -30,7 +60,7 @@ class Scoring:
 
     def score(self, game, g) -> list:
         out = []
-        for p in range(g.n):
+        for p in g.players:
             env = {"me": p}
             row = {name: expr(g, env, None) for name, expr in self.parts}
             row["total"] = sum(v for v in row.values() if isinstance(v, int) and not isinstance(v, bool))
@@ -42,7 +72,7 @@ class Scoring:
         if not self.parts:
             return [], False
         keys = {}
-        for p in range(g.n):
+        for p in g.players:
             env = {"me": p}
             keys[p] = (scores[p]["total"],) + tuple(expr(g, env, None) for _, expr in self.tie_breakers)
         best_total = max(k[0] for k in keys.values())
@@ -83,6 +113,10 @@ class Ruleset:
     fingerprint: str
     path: str = ""
     data: dict = field(default_factory=dict)
+    card_values: tuple = ()        # Card(i) for every card id: the values zones hold
+    card_vars: dict = field(default_factory=dict)     # card variable -> CardVariable
+    var_specs: dict = field(default_factory=dict)     # game and player variable -> Variable
+    counters: list = field(default_factory=list)      # variables declared `counter: true`, for statistics
     param_choices: dict = field(default_factory=dict)  # parameter -> the values it may take
     param_texts: dict = field(default_factory=dict)
     default_agent: str | None = None   # the bots' agent when none is named
@@ -102,6 +136,8 @@ class Ruleset:
             self.blocks.append(())  # the block of a frame that only holds data (a simultaneous decision)
         for i, block in enumerate(self.blocks):
             self.block_index.setdefault(id(block), i)
+        # card variables that go back to their default when their card changes zone
+        self.card_resets = [(name, spec.value) for name, spec in self.card_vars.items() if not spec.keep]
 
     def resolve_params(self, players: int, overrides: dict) -> dict:
         """Parameter values for this player count, with overrides applied by name."""
@@ -129,6 +165,16 @@ class Ruleset:
                                 + (f"; {hint}" if hint else ""), "parameter")
             out[name] = value
         return out
+
+    def slot_name(self, slot: int, players: int) -> str:
+        """A zone's name for people: 'deck', 'row 2' (families count from 1), "P1's hand"."""
+        if slot >= self.fixed_slots:
+            k, p = divmod(slot - self.fixed_slots, players)
+            return f"P{p + 1}'s {self.player_zone_names[k]}"
+        for z in self.zones.values():
+            if not z.per_player and z.slot <= slot < z.slot + (z.count or 1):
+                return z.name if z.count is None else f"{z.name} {slot - z.slot + 1}"
+        return f"zone {slot}"
 
     def zone_slot(self, name: str, players: int, owner: int | None = None, index: int = 0) -> int:
         """The state slot of a zone (for tests and tools)."""

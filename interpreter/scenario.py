@@ -9,6 +9,7 @@ from pathlib import Path
 from . import load
 from .engine.game import Game
 from .engine.refusal import explain_refusal
+from .engine.values import PLAYERS, Card, Player
 from .errors import GameError, IllegalChoice, RulesetError, did_you_mean
 from .expr.compiler import ExprError, compile_zone
 from .source import read_file
@@ -49,7 +50,7 @@ def seat(text, players: int, path: tuple = (), key: bool = True) -> int:
     m = SEAT.match(str(text))
     if not m or not 1 <= int(m.group(1)) <= players:
         raise ScenarioError(f"'{text}' is not a player: write P1 to P{players}", path, key=key)
-    return int(m.group(1)) - 1
+    return PLAYERS[int(m.group(1)) - 1]
 
 
 def players_prefix(text: str, players: int, path: tuple = ()) -> tuple[str, int]:
@@ -117,12 +118,13 @@ def show(value) -> str:
 
 def spoken(game: Game, value, kind: str):
     """An engine value in the author's words: cards by label, players as P1, P2, and lists of them."""
-    if kind == "player" and type(value) is int:
+    t = type(value)
+    if t is Player or (kind == "player" and t is int):
         return f"P{value + 1}"
-    if kind == "card" and type(value) is int:
+    if t is Card or (kind == "card" and t is int):
         return game.rs.card_labels[value]
     inner = {"players": "player", "cards": "card", "groups": "cards"}.get(kind)
-    return [spoken(game, v, inner) for v in value] if inner and isinstance(value, list) else value
+    return [spoken(game, v, inner) for v in value] if isinstance(value, list) else value
 
 
 def same(found, want) -> bool:
@@ -236,7 +238,8 @@ class _Run:
 
     def seat_value(self, old, new, path: tuple):
         """A variable's new value; a player is written P1, P2 ... where the variable holds a seat number."""
-        return seat(new, self.game.state.n, path, key=False) if type(old) is int and isinstance(new, str) else new
+        return seat(new, self.game.state.n, path, key=False) if type(old) in (int, Player) and isinstance(new, str) \
+            else new
 
     def make_current(self, player: int) -> None:
         """Make `player` the current one: the frames of the turn that named the old one now name them."""

@@ -12,7 +12,7 @@ from interpreter.explain import RENDER, bullets, explain_markdown
 from helpers import ROOT
 
 SHIPPED = ["cubirds", "piepmatz", "pit", "cubirds-pairs", "piepmatz-songbirds", "cubirds-bga-setup",
-           "piepmatz-three-perches", "pit-classic", "pit-bull-bear", "pit-tutorial"]
+           "piepmatz-three-perches", "pit-classic", "pit-bull-bear", "pit-tutorial", "forehead-poker"]
 
 
 def section(md: str, title: str) -> str:
@@ -39,6 +39,18 @@ def test_every_shipped_ruleset_is_explained_completely(name):
     for title in ("Players", "Components", "Setup", "Flow of play", "End of the game", "Bots"):
         assert f"\n## {title}\n" in md
     assert f"after {rules.turn_limit} turns" in md and "stalled draw" in md
+
+
+def test_hidden_information_is_explained():
+    md = explain_markdown(load("forehead-poker"))
+    zones = section(md, "Zones")
+    assert "| `crown` | one per player | its owner sees how many; the others see the cards |" in zones
+    assert "| `trophies` | one per player | its owner sees the cards; the others see nothing, not even how many |" \
+        in zones
+    assert "`chips` (starts at 0; seen only by its player)" in zones
+    assert "`backers` (starts at []; back to it when the card changes zone; seen by everyone even on a hidden card)" \
+        in zones
+    assert "Show `me.crown` to `me` only; they remember them until the end of the round" in section(md, "Actions")
 
 
 def test_every_shipped_ruleset_file_is_covered():
@@ -253,6 +265,13 @@ EXAMPLES = {
          "If the cards run out:\n  - The game ends; the scoring decides the winners."),
     ],
     "shuffle": [({"shuffle": "deck"}, "- Shuffle `deck`.")],
+    "reveal": [
+        ({"reveal": {"cards": "me.hand", "to": "[next(me)]"}},
+         "- Show `me.hand` to `[next(me)]` only; they remember them while the cards stay where they are."),
+        ({"reveal": {"cards": "take(deck, 2)", "to": "me", "until": "turn"}},
+         "- Show `take(deck, 2)` to `me` only; they remember them until the end of the turn while the cards "
+         "stay where they are."),
+    ],
     "set": [({"set": {"took": 0, "me.points": "count(me.hand)"}},
              "- Set `took` to 0 and `me.points` to `count(me.hand)`.")],
     "add": [({"add": {"me.points": 2, "p.score": "-penalty"}}, "- Add 2 to `me.points` and `-penalty` to `p.score`.")],
@@ -286,7 +305,9 @@ EXAMPLES = {
     "call": [({"call": "trade", "with": {"other": "other", "mine": "take(me.hand, 2)"}},
               "- Do *trade* (with `other` = `other` and `mine` = `take(me.hand, 2)`)."),
              ({"call": "tidy_up"}, "- Do *tidy_up*.")],
-    "log": [({"log": "{me} scores {n}"}, '- Log "{me} scores {n}".')],
+    "log": [({"log": "{me} scores {n}"}, '- Log "{me} scores {n}".'),
+            ({"log": {"text": "you hold {me.coins}", "to": "[me]"}},
+             '- Log "you hold {me.coins}" (only `[me]` read it).')],
     "end_turn": [("end_turn", "- End the turn (skip its remaining steps)."),
                  ({"end_turn": None}, "- End the turn (skip its remaining steps).")],
     "end_round": [("end_round", "- End the round.")],

@@ -65,9 +65,10 @@ def _visible_slots(game, player):
         else:
             slots = [(z.slot + i, None) for i in range(z.count or 1)]
         for s, owner in slots:
-            if z.visibility == "public" or (z.visibility == "owner" and owner == player):
+            level = z.owner_sees if owner == player else z.others_see
+            if level == "cards":
                 out[s] = "all"
-            elif z.visibility == "top":
+            elif level == "top":
                 out[s] = "top"
     return out
 
@@ -79,9 +80,13 @@ def _view_ids(view):
         if isinstance(v, list):
             for x in v:
                 walk(x)
+        elif isinstance(v, dict) and "card" in v:
+            walk(v["card"])                       # a card with its variables: only the card is an id
         elif isinstance(v, dict):
             for k, x in v.items():
-                if k != "count":
+                if k == "known":
+                    walk([card for _, card in x])   # [position, card] pairs
+                elif k not in ("count", "backs"):
                     walk(x)
         elif isinstance(v, int) and not isinstance(v, bool):
             ids.append(v)
@@ -161,6 +166,7 @@ def test_views_hold_only_what_their_player_may_see(rules, players):
                 for s, how in _visible_slots(game, p).items():
                     cards = game.state.zones[s]
                     allowed.update(cards if how == "all" else cards[:1])
+                allowed.update(c for c, who in game.state.known.items() if p in who)   # shown by a reveal
                 seen = _view_ids(game.view(p, ids=True))
                 assert set(seen) <= allowed
                 # and labels: the view holds exactly as many card labels as visible cards

@@ -131,8 +131,8 @@ def test_end_gives_everyone_equal_turns_then_a_simultaneous_secret_discard():
     game = random_game(rules("piepmatz"), 3, seed=9, record=True)
     r = game.result
     assert r["turns"] % 3 == 0    # equal turns for everyone
-    final = [l for l in game.state.log if ": discard" in l and " and " in l]
-    assert len(final) == 3        # each player chose two birds to discard
+    final = [e for e in game.state.log if type(e) is list and ": discard" in e[1] and " and " in e[1]]
+    assert sorted(e[0] for e in final) == [[0], [1], [2]]   # each chose two birds, secretly
     for p in range(3):
         birds = [c for c in labels(game, "hand", owner=p)]
         assert birds == []        # the other two joined the collection

@@ -13,7 +13,8 @@ from interpreter import load_text
 from interpreter.bundled import schema_path
 from interpreter.compiler import effects as fx
 from interpreter.compiler import ruleset as rs
-from interpreter.engine.view import VISIBILITIES
+from interpreter.compiler.ruleset import VISIBILITY_KEYS
+from interpreter.engine.view import LEVELS, VISIBILITIES
 from interpreter.errors import RulesetError
 from interpreter.extends import load_merged
 from interpreter.schema import schema_diagnostics
@@ -172,7 +173,10 @@ def test_bare_effects_are_argument_less_effects():
 
 
 def test_visibility_enum_matches_the_engine():
-    assert set(DEFS["visibility"]["enum"]) == set(VISIBILITIES)
+    words, levels = DEFS["visibility"]["oneOf"]
+    assert set(words["enum"]) == set(VISIBILITIES)
+    assert set(DEFS["visibility_level"]["enum"]) == set(LEVELS)
+    assert set(levels["properties"]) == set(VISIBILITY_KEYS)
     assert DEFS["zone"]["properties"]["visibility"]["$ref"] == "#/$defs/visibility"
 
 

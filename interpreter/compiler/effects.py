@@ -6,7 +6,7 @@ from lark import Tree
 from ..engine import nodes as N
 from ..engine.choices import Choice
 from ..errors import did_you_mean
-from ..expr.compiler import ELEMENT, ExprError, Scope
+from ..expr.compiler import ELEMENT, KIND_WORDS, ExprError, Scope
 from ..expr.parser import parse
 from .context import Abort, Context, valid_name
 
@@ -16,13 +16,16 @@ EFFECTS = {
     "let": ((), True), "if": (("then", "else"), False), "while": (("max", "do"), False),
     "until": (("max", "do"), False), "for_each": (("in", "do"), False), "choose": ((), True),
     "end_turn": ((), False), "end_round": ((), False), "end_game": ((), False),
-    "call": (("with",), False), "log": ((), False),
+    "call": (("with",), False), "log": ((), False), "reveal": ((), True),
 }
 
 BARE_EFFECTS = {"end_turn", "end_round", "end_game"}  # effects that may be written as a bare word
 MOVE_FIELDS = {"from", "to", "count", "cards", "take", "at", "if_empty"}
 DEAL_FIELDS = {"from", "to", "count", "players", "if_empty"}
 CHOOSE_FIELDS = {"player", "players", "prompt", "args", "if", "label", "do", "actions", "optional", "secret"}
+REVEAL_FIELDS = {"cards", "to", "until", "log"}
+REVEAL_UNTIL = ("move", "turn", "round")
+LOG_FIELDS = {"text", "to"}
 END_WORDS = N.FRONT_WORDS | N.BACK_WORDS
 DEFAULT_LOOP_MAX = 1000
 
@@ -153,7 +156,7 @@ class EffectCompiler:
 
     # values ---------------------------------------------------------------
     def _lvalue(self, path, key, scope):
-        """A variable to assign: `name` (a game variable) or `player.name` (a player variable)."""
+        """A variable to assign: `name` (a game variable), `player.name` or `card.name` -> (kind, name, owner)."""
         ctx, names = self.ctx, self.ctx.names
         try:
             tree = parse(key)
@@ -163,9 +166,12 @@ class EffectCompiler:
             name = str(tree.children[0])
             if name in names.global_vars:
                 names.used.add(("var", name))
-                return name, None
+                return "var", name, None
             if name in names.player_vars:
                 ctx.fail(path, f"'{name}' is a variable of each player: say whose, as in 'me.{name}'",
+                         "unknown-name", key=True)
+            if name in names.card_vars:
+                ctx.fail(path, f"'{name}' is a variable of each card: say which card's, as in 'card.{name}'",
                          "unknown-name", key=True)
             if name in names.params:
                 ctx.fail(path, f"'{name}' is a parameter, and parameters do not change during a game: "
@@ -176,16 +182,23 @@ class EffectCompiler:
             ctx.unknown(path, "variable", name, names.global_vars | names.player_vars, key=True)
         if isinstance(tree, Tree) and tree.data == "attr":
             name = str(tree.children[1])
+            base_text = key[:key.rfind(".")]
             if name in names.player_vars:
                 names.used.add(("pvar", name))
-                base_text = key[:key.rfind(".")]
-                try:
-                    who = ctx.expr(path, scope, value=base_text)
-                except Abort:
-                    raise
-                return name, who
-            ctx.unknown(path, "player variable", name, names.player_vars, key=True)
-        ctx.fail(path, "expected a variable name, or player.variable", "lvalue", key=True)
+                who = ctx.expr(path, scope, value=base_text)
+                if who.kind not in ("player", "any", "int"):
+                    ctx.fail(path, f"'{name}' is a variable of each player, but '{base_text}' is a "
+                             f"{KIND_WORDS.get(who.kind, who.kind)}", "kind", key=True)
+                return "pvar", name, who
+            if name in names.card_vars:
+                names.used.add(("cvar", name))
+                who = ctx.expr(path, scope, value=base_text)
+                if who.kind not in ("card", "cards", "any", "list"):
+                    ctx.fail(path, f"'{name}' is a variable of each card, but '{base_text}' is a "
+                             f"{KIND_WORDS.get(who.kind, who.kind)}", "kind", key=True)
+                return "cvar", name, who
+            ctx.unknown(path, "player or card variable", name, names.player_vars | set(names.card_vars), key=True)
+        ctx.fail(path, "expected a variable name, player.variable or card.variable", "lvalue", key=True)
 
     def _assign(self, path, value, scope, add):
         p = path + ("add" if add else "set",)
@@ -193,8 +206,8 @@ class EffectCompiler:
             self.ctx.fail(p, "expected a map of variable: value", "type")
         targets = []
         for key, v in value.items():
-            name, who = self._lvalue(p + (key,), str(key), scope)
-            targets.append((name, who, self.ctx.expr(p + (key,), scope)))
+            kind, name, who = self._lvalue(p + (key,), str(key), scope)
+            targets.append((kind, name, who, self.ctx.expr(p + (key,), scope)))
         return N.Set(targets, add)
 
     def e_set(self, path, fields, value, scope):
@@ -227,7 +240,49 @@ class EffectCompiler:
                      "name-clash", key=True)
 
     def e_log(self, path, fields, value, scope):
-        return N.Log(self.ctx.template(path + ("log",) if fields else path, scope, random_ok=True))
+        """`log: text`, or `log: {text: ..., to: players}` for a line only those players read."""
+        p = path + ("log",) if fields else path
+        to = None
+        if isinstance(value, dict):
+            f = self._fields(p, value, LOG_FIELDS, ("text",))
+            to = self.ctx.expr(p + ("to",), scope) if "to" in f else None
+            p = p + ("text",)
+        template = self.ctx.template(p, scope, random_ok=True)
+        if to is None:
+            self._public_text(p, template)
+        return N.Log(template, to)
+
+    def _public_text(self, path, template):
+        """A line everyone reads may not show a value some players may not see."""
+        names = self.ctx.names
+        for part in template.parts:
+            if isinstance(part, str):
+                continue
+            for kind, name in part.reads:
+                visible = names.visible.get(name, "public")
+                if visible != "public" and kind in ("var", "pvar"):
+                    self.ctx.fail(path, f"this text shows '{name}', which {'only its owner' if visible == 'owner' else 'nobody'}"
+                                  " may see, to everyone", "leak",
+                                  "say who may read the line: log: {text: ..., to: '[me]'}")
+
+    def e_reveal(self, path, fields, value, scope):
+        """`reveal: {cards, to, until, log}`: show cards to some players only."""
+        p = path + ("reveal",)
+        f = self._fields(p, value, REVEAL_FIELDS, ("cards", "to"))
+        ctx = self.ctx
+        cards = ctx.expr(p + ("cards",), scope)
+        if cards.kind in ("int", "str", "bool", "player", "players", "none"):
+            ctx.fail(p + ("cards",), f"reveal shows cards, but this is a {KIND_WORDS.get(cards.kind, cards.kind)}",
+                     "kind")
+        to = ctx.expr(p + ("to",), scope)
+        if to.kind in ("int", "str", "bool", "card", "cards", "none"):
+            ctx.fail(p + ("to",), f"'to' names players, but this is a {KIND_WORDS.get(to.kind, to.kind)}", "kind")
+        until = f.get("until", "move")
+        if until not in REVEAL_UNTIL:
+            ctx.fail(p + ("until",), f"until is one of {', '.join(REVEAL_UNTIL)}", "bad-value",
+                     did_you_mean(str(until), REVEAL_UNTIL))
+        template = ctx.template(p + ("log",), scope, random_ok=True) if "log" in f else None
+        return N.Reveal(cards, to, until, template)
 
     # control --------------------------------------------------------------
     def e_if(self, path, fields, value, scope):

@@ -5,9 +5,10 @@ import hashlib
 import json
 
 from ..engine.choices import Action
-from ..engine.view import VISIBILITIES
+from ..engine.values import Card
+from ..engine.view import LEVELS, VISIBILITIES
 from ..expr.compiler import BUILTIN_NAMES, Scope
-from ..ruleset import Ruleset, Scoring, Zone
+from ..ruleset import CardVariable, Ruleset, Scoring, Variable, Zone
 from ..errors import did_you_mean
 from .context import Abort, Context, valid_name
 from .effects import EffectCompiler
@@ -16,14 +17,20 @@ from .flow import (AGENT_NAMES, AGENTS_KEYS, DEFAULT_TURN_LIMIT, END_KEYS, FLOW_
                    ROUND_KEYS, SCORING_KEYS, STEP_KEYS, TURN_KEYS, FlowBuilder)
 
 TOP_KEYS = {"name", "title", "text", "sources", "players", "parameters", "components", "zones", "variables",
-            "player_variables", "procedures", "setup", "actions", "flow", "scoring", "limits", "extends",
-            "agents"}
+            "player_variables", "card_variables", "procedures", "setup", "actions", "flow", "scoring", "limits",
+            "extends", "agents"}
 ZONE_KEYS = {"per_player", "count", "visibility", "ordered", "refill_from", "text"}
 ACTION_KEYS = {"text", "args", "when", "if", "label", "do"}
 COMPONENT_KEYS = ("cards", "label", "in", "text", "total")
 PLAYERS_KEYS = ("min", "max")
 PROCEDURE_KEYS = ("args", "do")
 PARAMETER_KEYS = ("value", "choices", "text")
+VARIABLE_KEYS = ("value", "visible", "counter", "text")
+CARD_VARIABLE_KEYS = ("value", "keep", "visible", "text")
+VISIBILITY_KEYS = ("owner", "others")
+# what a word of `visibility:` means: (what the owner sees, what the others see)
+VISIBILITY_WORDS = {"public": ("cards", "cards"), "owner": ("cards", "count"), "count": ("count", "count"),
+                    "top": ("top", "top"), "hidden": ("none", "none")}
 
 
 def compile_ruleset(source) -> Ruleset:
@@ -101,6 +108,8 @@ class _Builder(FlowBuilder):
             player_zone_names=list(ctx.names.player_zones), initial_cards=self.initial,
             global_vars=self.global_vars, player_vars=self.player_vars,
             param_choices=self.param_choices, param_texts=self.param_texts,
+            card_values=self.card_values, card_vars=self.card_var_defs, var_specs=self.var_specs,
+            counters=[v.name for v in self.var_specs.values() if v.counter],
             actions=self.actions, scoring=scoring, turn_limit=turn_limit, nodes=ctx.nodes,
             blocks=ctx.blocks, game_block=game_block, steps_node=steps_id, turn_loop_node=turn_loop_id,
             fingerprint=hashlib.sha256(canonical.encode()).hexdigest()[:16], path=ctx.source.file, data=data,
@@ -256,6 +265,7 @@ class _Builder(FlowBuilder):
         if "type" not in attrs:
             attrs.insert(0, "type")
         ctx.names.card_attrs = {a: [c.get(a) for c in self.cards] for a in attrs}
+        self.card_values = tuple(Card(i) for i in range(len(self.cards)))
 
     def _each(self, path, each):
         """`each: {suit: [a, b], rank: [1, 2]}` -> one attribute map per combination (a card per combination)."""
@@ -313,10 +323,12 @@ class _Builder(FlowBuilder):
                 if k not in ZONE_KEYS:
                     ctx.unknown(path + (k,), "zone field", k, ZONE_KEYS, key=True)
             vis = spec.get("visibility", "public")
-            if vis not in VISIBILITIES:
-                ctx.unknown(path + ("visibility",), "visibility", vis, VISIBILITIES, "bad-value")
             z = Zone(name, bool(spec.get("per_player", False)), spec.get("count"), vis,
                      bool(spec.get("ordered", True)), spec.get("refill_from"), str(spec.get("text", "")))
+            try:
+                z.owner_sees, z.others_see = self._visibility(path + ("visibility",), vis, z.per_player)
+            except Abort:
+                pass   # reported; the zone stays public so that the rest can be checked
             if z.per_player and z.count is not None:
                 ctx.error(path + ("count",), "a zone is either per player or a numbered family, not both", "zone")
             if z.count is not None and (not isinstance(z.count, int) or not 1 <= z.count <= 1000):
@@ -350,11 +362,35 @@ class _Builder(FlowBuilder):
             elif home not in names.shared_zones:
                 ctx.unknown(path + ("in",), "shared zone", home, names.shared_zones, "unknown-zone")
             else:
-                self.initial.setdefault(names.shared_zones[home], []).extend(range(first, last))
+                self.initial.setdefault(names.shared_zones[home], []).extend(self.card_values[first:last])
+
+    def _visibility(self, path, vis, per_player):
+        """`visibility:` -> (what the owner sees, what the others see), each cards/top/count/none."""
+        ctx = self.ctx
+        if isinstance(vis, dict):
+            if not per_player:
+                ctx.fail(path, "a shared zone has no owner: its visibility is one word "
+                         "(public, count, top or hidden)", "zone")
+            for k in vis:
+                if k not in VISIBILITY_KEYS:
+                    ctx.unknown(path + (k,), "visibility field", k, VISIBILITY_KEYS, "unknown-field", key=True)
+            levels = []
+            for k in VISIBILITY_KEYS:
+                level = vis.get(k, "cards")
+                if level not in LEVELS:
+                    ctx.unknown(path + (k,), "visibility level", level, LEVELS, "bad-value")
+                levels.append(level)
+            return tuple(levels)
+        if vis not in VISIBILITY_WORDS:
+            hint = did_you_mean(str(vis), VISIBILITIES)
+            ctx.fail(path, f"unknown visibility '{vis}': use public, owner, count, top or hidden, or a map "
+                     "{owner: ..., others: ...} of cards, top, count or none", "bad-value", hint)
+        owner, others = VISIBILITY_WORDS[vis]
+        return (others, others) if vis == "owner" and not per_player else (owner, others)
 
     def variables(self):
         ctx = self.ctx
-        self.global_vars, self.player_vars = {}, {}
+        self.global_vars, self.player_vars, self.var_specs = {}, {}, {}
         for key, target in (("variables", self.global_vars), ("player_variables", self.player_vars)):
             section = self.section(key, {})
             if not isinstance(section, dict):
@@ -363,11 +399,22 @@ class _Builder(FlowBuilder):
             for name, value in section.items():
                 try:
                     self._name((key, name), name)
+                    spec = self._variable((key, name), name, value, key == "player_variables")
                 except Abort:
                     continue
-                if not isinstance(value, (int, str, bool, list)) and value is not None:
-                    ctx.error((key, name), "an initial value is a number, text, true/false, none or a list", "type")
-                target[name] = value
+                target[name] = spec.value
+                self.var_specs[name] = spec
+        self.card_var_defs = {}
+        section = self.section("card_variables", {})
+        if not isinstance(section, dict):
+            ctx.error(("card_variables",), "expected a map of name: default value", "type")
+            section = {}
+        for name, value in section.items():
+            try:
+                self._name(("card_variables", name), name)
+                self.card_var_defs[name] = self._card_variable(("card_variables", name), name, value)
+            except Abort:
+                continue
         names = ctx.names
         names.global_vars, names.player_vars = set(self.global_vars), set(self.player_vars)
         seen = {n: "built-in name" for n in BUILTIN_NAMES}
@@ -377,11 +424,67 @@ class _Builder(FlowBuilder):
         defined += [("zone", n, ("zones", n)) for n in self.zone_defs]
         defined += [("variable", n, ("variables", n)) for n in names.global_vars]
         defined += [("player variable", n, ("player_variables", n)) for n in names.player_vars]
+        defined += [("card variable", n, ("card_variables", n)) for n in self.card_var_defs]
+        names.card_vars = {n: v.value for n, v in self.card_var_defs.items()}
+        names.visible = {n: v.visible for n, v in self.var_specs.items()}
         for kind, n, path in defined:
             if n in seen:
                 ctx.error(path, f"'{n}' is both a {seen[n]} and a {kind}; names must be unique", "name-clash",
                           key=len(path) > 1)
             seen[n] = kind
+
+    def _initial(self, path, value):
+        if not isinstance(value, (int, str, bool, list)) and value is not None:
+            self.ctx.fail(path, "an initial value is a number, text, true/false, none or a list", "type")
+        return value
+
+    def _variable(self, path, name, value, per_player):
+        """`name: value`, or the long form `{value, visible, counter, text}`."""
+        ctx = self.ctx
+        if not isinstance(value, dict):
+            return Variable(name, self._initial(path, value), per_player=per_player)
+        for k in value:
+            if k not in VARIABLE_KEYS:
+                ctx.unknown(path + (k,), "variable field", k, VARIABLE_KEYS, "unknown-field", key=True)
+        if "value" not in value:
+            ctx.fail(path, "the long form of a variable needs 'value:', its starting value", "missing-field")
+        allowed = ("public", "owner", "nobody") if per_player else ("public", "nobody")
+        visible = value.get("visible", "public")
+        if visible not in allowed:
+            hint = ("a game variable has no owner: public or nobody" if visible == "owner" else
+                    did_you_mean(str(visible), allowed))
+            ctx.fail(path + ("visible",), f"'visible' is one of {', '.join(allowed)}, not {visible!r}",
+                     "bad-value", hint)
+        counter = value.get("counter", False)
+        if not isinstance(counter, bool):
+            ctx.fail(path + ("counter",), "counter is true or false", "type")
+        start = self._initial(path + ("value",), value["value"])
+        if counter and (not isinstance(start, int) or isinstance(start, bool)):
+            ctx.fail(path + ("counter",), "a counter holds a whole number", "type")
+        return Variable(name, start, visible, counter, str(value.get("text", "")), per_player)
+
+    def _card_variable(self, path, name, value):
+        """`name: default`, or the long form `{value, keep, visible, text}`."""
+        ctx = self.ctx
+        if name in ctx.names.card_attrs:
+            ctx.fail(path, f"'{name}' is already a card attribute; a card variable needs its own name",
+                     "name-clash", key=True)
+        if not isinstance(value, dict):
+            return CardVariable(name, self._initial(path, value))
+        for k in value:
+            if k not in CARD_VARIABLE_KEYS:
+                ctx.unknown(path + (k,), "card variable field", k, CARD_VARIABLE_KEYS, "unknown-field", key=True)
+        if "value" not in value:
+            ctx.fail(path, "the long form of a card variable needs 'value:', its default", "missing-field")
+        keep = value.get("keep", False)
+        if not isinstance(keep, bool):
+            ctx.fail(path + ("keep",), "keep is true or false", "type")
+        visible = value.get("visible", "card")
+        if visible not in ("card", "public"):
+            ctx.fail(path + ("visible",), f"'visible' is card (seen with the card) or public, not {visible!r}",
+                     "bad-value", did_you_mean(str(visible), ("card", "public")))
+        return CardVariable(name, self._initial(path + ("value",), value["value"]), keep, visible,
+                            str(value.get("text", "")))
 
     # procedures and actions ------------------------------------------------------
     def procedures(self):

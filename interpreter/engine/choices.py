@@ -57,9 +57,10 @@ class Choice:
         walk(0, ())
         return out
 
-    def label(self, vm, g, player, args):
-        """The readable label of one option."""
-        env = {"me": player}
+    def label(self, vm, g, player, args, outer=None):
+        """The readable label of one option (`outer`: the names around a `choose`, which its label may use)."""
+        env = {} if outer is None else dict(outer)
+        env["me"] = player
         env.update(zip(self.arg_names, args))
         if self.label_template is not None:
             return self.label_template(vm, g, env)

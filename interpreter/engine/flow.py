@@ -5,7 +5,8 @@ and a turn's steps sit in a frame of their own so that `end_turn` can leave it.
 """
 from __future__ import annotations
 
-from .nodes import Choose, EndRound, Node
+from .nodes import Choose, EndRound, Node, forget
+from .values import as_player
 
 class RoundLoop(Node):
     """Play rounds until the game ends: each pass runs the round's body once."""
@@ -17,6 +18,8 @@ class RoundLoop(Node):
         vm.push(self.body, {"me": g.current}, self.id)
 
     def block_end(self, vm, g, frame):
+        if g.known:
+            forget(g, "round")
         frame[1] = 0
         frame[2] = {"me": g.current}
 
@@ -30,7 +33,7 @@ class RoundStart(Node):
     def run(self, vm, g, frame):
         g.round += 1
         if self.first_player is not None:
-            g.current = self.first_player(g, frame[2], None)
+            g.current = as_player(g, self.first_player(g, frame[2], None), "the round's first player")
         frame[2]["me"] = g.current
         if vm.record:
             g.log.append(f"round {g.round}: P{g.current + 1} starts")
@@ -47,10 +50,12 @@ class TurnLoop(Node):
 
     def block_end(self, vm, g, frame):
         env = frame[2]
+        if g.known:
+            forget(g, "turn")
         if self.next_player is None:
-            g.current = (g.current + 1) % g.n
+            g.current = g.players[(g.current + 1) % g.n]
         else:
-            g.current = self.next_player(g, env, None)
+            g.current = as_player(g, self.next_player(g, env, None), "the next player")
         frame[1] = 0
         frame[2] = {"me": g.current}
 
@@ -97,7 +102,7 @@ class Step(Choose):
         if self.players is not None:
             return Choose.run(self, vm, g, frame)
         # the common case, kept short: one player chooses among the actions' options
-        p = g.current if self.own_player is None else self.own_player(g, env, None)
+        p = g.current if self.own_player is None else as_player(g, self.own_player(g, env, None), "the step's player")
         options = []
         for i, action in enumerate(self.actions):
             for args in action.options(g, p):
@@ -158,5 +163,5 @@ class SetCurrent(Node):
         self.player = player
 
     def run(self, vm, g, frame):
-        g.current = self.player(g, frame[2], None)
+        g.current = as_player(g, self.player(g, frame[2], None), "the first player")
         frame[2]["me"] = g.current

@@ -6,13 +6,26 @@ from dataclasses import dataclass
 
 from ..errors import GameError, IllegalChoice
 from ..expr.compiler import ELEMENT
-from .nodes import MAX_STACK
+from .nodes import MAX_STACK, moved
 from .state import State
+from .values import PLAYERS, Card, Player, as_players
 
 
-def private_mark(player: int) -> str:
-    """The prefix of a log line only `player` may read (transcripts keep it; `play` hides it from others)."""
-    return f"(P{player + 1} only) "
+def log_text(entry) -> str:
+    """A log entry as a line of text: a private line starts with who may read it, '(P1 only) ...'."""
+    if type(entry) is str:
+        return entry
+    audience, text = entry
+    who = ", ".join(f"P{p + 1}" for p in audience) or "nobody"
+    return f"({who} only) {text}"
+
+
+def log_for(entry, player) -> str | None:
+    """The text of a log entry if `player` may read it (None: not for them; player None: an onlooker)."""
+    if type(entry) is str:
+        return entry
+    audience, text = entry
+    return text if player is not None and int(player) in audience else None
 
 
 @dataclass(frozen=True)
@@ -52,7 +65,7 @@ class Game:
     def _start(cls, rs, players: int, seed: int, resolved_params: dict, record: bool) -> "Game":
         g = State()
         g.n, g.seed = players, seed
-        g.players = list(range(players))
+        g.players = list(PLAYERS[:players])
         g.params = resolved_params
         g.rng = random.Random(seed)
         g.zones = [[] for _ in range(rs.fixed_slots + len(rs.player_zone_names) * players)]
@@ -60,9 +73,10 @@ class Game:
             g.zones[slot].extend(cards)
         g.vars = {k: _fresh(v) for k, v in rs.global_vars.items()}
         g.pvars = {k: [_fresh(v) for _ in range(players)] for k, v in rs.player_vars.items()}
-        g.current = 0
+        g.cvars = {k: [_fresh(spec.value) for _ in rs.card_values] for k, spec in rs.card_vars.items()}
+        g.current = PLAYERS[0]
         game = cls(rs, g, record)
-        game.push(rs.game_block, {"me": 0})
+        game.push(rs.game_block, {"me": PLAYERS[0]})
         game._run()
         return game
 
@@ -127,7 +141,7 @@ class Game:
         if self.record:
             line = f"turn {g.turn} P{p[1] + 1}: {node.label(self, g, p[1], options[index])}"
             # a secret choice (simultaneous, or marked secret) is logged for its chooser only
-            g.log.append(f"{private_mark(p[1])}{line}" if node.secret else line)
+            self.log_line(line, [p[1]] if node.secret else None)
         g.pending = None
         g.history.append(index)
         try:
@@ -175,7 +189,8 @@ class Game:
         try:
             if data.get("fingerprint") != ruleset.fingerprint:
                 raise GameError("this saved game was made with a different ruleset", "saved-game")
-            return cls(ruleset, State.from_json(data["state"], ruleset.blocks.__getitem__), record)
+            return cls(ruleset, State.from_json(data["state"], ruleset.blocks.__getitem__, ruleset.card_values),
+                       record)
         except GameError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -204,12 +219,17 @@ class Game:
 
     def refill(self, slot: int, from_slot: int) -> None:
         """Shuffle the cards of a zone's refill zone into it (a discard pile becoming the deck)."""
-        zones = self.state.zones
+        g = self.state
+        zones = g.zones
         src = zones[from_slot]
         if src:
+            if g.known or self.rs.card_resets:
+                moved(self, g, src)
+                for c in zones[slot]:
+                    g.known.pop(c, None)   # shuffled: where they lie is no longer known
             zones[slot].extend(src)
             src.clear()
-            self.state.rng.shuffle(zones[slot])
+            g.rng.shuffle(zones[slot])
 
     def stall(self, reason: str) -> None:
         self.finish(reason, [], stalled=True)
@@ -221,10 +241,10 @@ class Game:
         tie_break_used = False
         if winners is None and not stalled:
             winners, tie_break_used = self.rs.scoring.rank(self, g, scores)
-        elif isinstance(winners, int):
-            winners = [winners]
+        else:
+            winners = as_players(g, winners, "winners")
         g.result = {
-            "reason": reason, "stalled": stalled, "winners": sorted(set(winners)),
+            "reason": reason, "stalled": stalled, "winners": sorted({int(w) for w in winners}),
             "scores": scores, "tie_break_used": tie_break_used,
             "turns": g.turn, "rounds": g.round,
         }
@@ -288,13 +308,17 @@ class Game:
         self.state = fresh.state
 
     # presenting values ------------------------------------------------------
-    def format(self, value, kind: str) -> str:
-        """Format a value for people: cards by their label, players as P1, P2 ..."""
-        if kind == "player" and type(value) is int:
+    def format(self, value, kind: str = "any") -> str:
+        """Format a value for people: cards by their label, players as P1, P2 ..., a zone by its cards.
+
+        Cards and players know what they are; `kind` (the static kind) only helps with plain numbers
+        that stand for a player or a card."""
+        t = type(value)
+        if t is Player or (t is int and kind == "player"):
             return f"P{value + 1}"
-        if kind == "card" and type(value) is int:
+        if t is Card or (t is int and kind == "card"):
             return self.rs.card_labels[value]
-        if type(value) is list:
+        if t is list:
             inner = ELEMENT.get(kind, "any")
             return ", ".join(self.format(v, inner) for v in value)
         if value is True:
@@ -304,6 +328,15 @@ class Game:
         if value is None:
             return "none"
         return str(value)
+
+    def log_line(self, text: str, audience=None) -> None:
+        """Add a line to the log: for everyone, or for the listed players only."""
+        g = self.state
+        seats = None if audience is None else sorted({int(p) for p in audience})
+        if seats is None or len(seats) == g.n:
+            g.log.append(text)      # a line for every player is a public line
+        else:
+            g.log.append([seats, text])
 
 
 def _fresh(value):

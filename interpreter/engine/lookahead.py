@@ -8,33 +8,70 @@ WIN = 10 ** 9
 def determinize(game, player: int, rng):
     """A clone in which every card `player` cannot see is shuffled among the places they cannot see.
 
-    Zone sizes stay as they are; cards out of the game (visibility hidden) stay put; so do other
-    players' choices already made in a simultaneous decision, which are replaced by passing."""
+    Zone sizes stay as they are; cards out of sight entirely (a zone shown as nothing) stay put, and
+    so do cards the player was shown (reveals) or sees (the top card of a `top` zone). Variables the
+    player may not see take their starting values. Other players' choices already made in a
+    simultaneous decision are replaced by passing."""
     world = game.clone()
     world.record = False
     world.probing = True
     rs, g = world.rs, world.state
-    slots = []
+    known = g.known
+    holes = []   # (slot, position) of every card the player cannot see, but for zones shown as nothing
+    unseen = []  # ... and the cards of those zones
     for z in rs.zones.values():
-        if z.visibility in ("public", "hidden"):
-            continue
         if z.per_player:
-            for p in range(g.n):
-                if not (z.visibility == "owner" and p == player):
-                    slots.append((rs.fixed_slots + z.index * g.n + p, 0))
+            slots = [(rs.fixed_slots + z.index * g.n + p, p) for p in range(g.n)]
         else:
-            keep = 1 if z.visibility == "top" else 0
-            slots.extend((z.slot + i, keep) for i in range(z.count or 1))
-    pool = [c for s, keep in slots for c in g.zones[s][keep:]]
+            slots = [(z.slot + i, None) for i in range(z.count or 1)]
+        for slot, owner in slots:
+            level = z.level(player, owner)
+            cards = g.zones[slot]
+            if level == "none":
+                unseen.extend(c for c in cards if player not in known.get(c, ()))
+            if level in ("cards", "none"):
+                continue
+            for i in range(1 if level == "top" else 0, len(cards)):
+                if player not in known.get(cards[i], ()):
+                    holes.append((slot, i))
+    pool = [g.zones[s][i] for s, i in holes]
+    unseen.extend(pool)
+    # values everyone sees on the cards' backs stay where they lie: they belong to the place, not to
+    # the card the bot imagines there
+    backs = {name: [g.cvars[name][c] for c in pool]
+             for name, spec in rs.card_vars.items() if spec.visible == "public"}
     rng.shuffle(pool)
-    at = 0
-    for s, keep in slots:
-        zone = g.zones[s]
-        k = len(zone) - keep
-        zone[keep:] = pool[at:at + k]
-        at += k
+    for (s, i), c in zip(holes, pool):
+        g.zones[s][i] = c
+    for name, values in backs.items():
+        table = g.cvars[name]
+        for c, v in zip(pool, values):
+            table[c] = v
+    _hide_values(world, player, unseen)
     _forget_other_commitments(world, player)
     return world
+
+
+def _hide_values(world, player: int, unseen) -> None:
+    """Variables hidden from `player` get their starting values (and so do the variables of the cards
+    it cannot see): the bot cannot read them."""
+    rs, g = world.rs, world.state
+    for name, spec in rs.var_specs.items():
+        if spec.visible == "public":
+            continue
+        if spec.per_player:
+            table = g.pvars[name]
+            for p in range(g.n):
+                if spec.visible == "nobody" or p != player:
+                    table[p] = list(spec.value) if type(spec.value) is list else spec.value
+        else:
+            g.vars[name] = list(spec.value) if type(spec.value) is list else spec.value
+    for name, spec in rs.card_vars.items():
+        if spec.visible == "public":
+            continue
+        values = g.cvars[name]
+        for c in unseen:
+            values[c] = list(spec.value) if type(spec.value) is list else spec.value
 
 
 def _pass_of(options):

@@ -8,6 +8,7 @@ which either loops (resets the position) or lets the frame go.
 from __future__ import annotations
 
 from ..errors import GameError
+from .values import Card, as_player, as_players
 
 MAX_STACK = 200
 MAX_LOOP = 100_000   # no loop runs more often than this, whatever its `max` says
@@ -58,7 +59,7 @@ class Move(Node):
         short = False
         if self.cards is not None:
             cards = self.cards(g, env, None)
-            cards = [cards] if type(cards) is int else list(cards)
+            cards = [cards] if type(cards) is Card else list(cards)
             for c in cards:
                 try:
                     src.remove(c)
@@ -87,6 +88,8 @@ class Move(Node):
                 dst.extend(cards)
             else:
                 dst[0:0] = cards
+            if (g.known or vm.rs.card_resets) and src is not dst:
+                moved(vm, g, cards)
         if short and self.if_empty is not None:
             vm.push(self.if_empty, env)
 
@@ -102,11 +105,11 @@ class Deal(Node):
         env = frame[2]
         s = self.src(g, env, None)
         k = self.count(g, env, None)
-        who = g.players if self.players is None else self.players(g, env, None)
-        if type(who) is int:
-            who = [who]
+        who = g.players if self.players is None else as_players(g, self.players(g, env, None), "deal's players")
         base = vm.rs.fixed_slots + self.zone_index * g.n
         zones = g.zones
+        dealt = []
+        short = False
         for _ in range(k):
             for p in who:
                 src = zones[s]
@@ -116,10 +119,17 @@ class Deal(Node):
                         vm.refill(s, refill)
                         src = zones[s]
                     if not src:
-                        if self.if_empty is not None:
-                            vm.push(self.if_empty, env)
-                        return
-                zones[base + p].append(src.pop(0))
+                        short = True
+                        break
+                card = src.pop(0)
+                zones[base + p].append(card)
+                dealt.append(card)
+            if short:
+                break
+        if dealt and (g.known or vm.rs.card_resets):
+            moved(vm, g, dealt)
+        if short and self.if_empty is not None:
+            vm.push(self.if_empty, env)
 
 
 class Shuffle(Node):
@@ -129,27 +139,104 @@ class Shuffle(Node):
         self.zone = zone
 
     def run(self, vm, g, frame):
-        g.rng.shuffle(g.zones[self.zone(g, frame[2], None)])
+        zone = g.zones[self.zone(g, frame[2], None)]
+        g.rng.shuffle(zone)
+        if g.known:
+            # where each card lies is no longer known to anyone who was shown it
+            for c in zone:
+                g.known.pop(c, None)
+
+
+def moved(vm, g, cards) -> None:
+    """Cards changed zone: their card variables go back to their defaults (unless kept), and whoever was
+    shown them forgets them."""
+    known = g.known
+    if known:
+        for c in cards:
+            known.pop(c, None)
+    for name, default in vm.rs.card_resets:
+        values = g.cvars[name]
+        for c in cards:
+            values[c] = list(default) if type(default) is list else default
+
+
+class Reveal(Node):
+    """Show cards to some players only: each remembers them (its view lists them) until they move, or
+    until the end of the turn or round; the log tells only them."""
+
+    def __init__(self, cards, to, until, template):
+        self.cards, self.to, self.until, self.template = cards, to, until, template
+
+    def run(self, vm, g, frame):
+        env = frame[2]
+        cards = self.cards(g, env, None)
+        cards = [cards] if type(cards) is Card else list(cards)
+        who = as_players(g, self.to(g, env, None), "reveal's 'to'")
+        for c in cards:
+            if type(c) is not Card:
+                raise GameError(f"reveal shows cards, not {vm.format(c)}", "not-a-card")
+            seen = g.known.setdefault(c, {})
+            for p in who:
+                seen[p] = self.until
+        if vm.record and who and cards:
+            text = self.template(vm, g, env) if self.template is not None else _shown(vm, g, cards, who)
+            vm.log_line(text, who)
+
+
+def _shown(vm, g, cards, who) -> str:
+    """'P2 sees P1's hand: red 3, blue 1' (cards grouped by the zone they lie in)."""
+    where = {}
+    for c in cards:
+        slot = next((i for i, z in enumerate(g.zones) if c in z), None)
+        where.setdefault(slot, []).append(c)
+    parts = [(vm.rs.slot_name(slot, g.n) + ": " if slot is not None else "") + vm.format(cs)
+             for slot, cs in where.items()]
+    return f"{vm.format(list(who))} {'sees' if len(who) == 1 else 'see'} " + "; ".join(parts)
+
+
+def forget(g, until: str) -> None:
+    """The end of a turn or round: reveals that last that long are forgotten."""
+    ends = ("turn",) if until == "turn" else ("turn", "round")
+    for c in list(g.known):
+        who = g.known[c]
+        for p in [p for p, u in who.items() if u in ends]:
+            del who[p]
+        if not who:
+            del g.known[c]
 
 
 # values ---------------------------------------------------------------------
 
 class Set(Node):
-    """Assign game or player variables (`add` adds to them instead)."""
+    """Assign game, player or card variables (`add` adds to them instead)."""
 
     def __init__(self, targets, add=False):
-        self.targets, self.add = targets, add  # [(name, player fn or None, value fn)]
+        self.targets, self.add = targets, add  # [(kind, name, owner fn or None, value fn)]
 
     def run(self, vm, g, frame):
         env = frame[2]
-        for name, who, value in self.targets:
+        add = self.add
+        for kind, name, who, value in self.targets:
             v = value(g, env, None)
-            if who is None:
-                g.vars[name] = g.vars[name] + v if self.add else v
-            else:
+            if kind == "var":
+                g.vars[name] = grown(g.vars[name], v) if add else v
+            elif kind == "pvar":
                 table = g.pvars[name]
-                p = who(g, env, None)
-                table[p] = table[p] + v if self.add else v
+                p = as_player(g, who(g, env, None))
+                table[p] = grown(table[p], v) if add else v
+            else:
+                table = g.cvars[name]
+                cards = who(g, env, None)
+                for c in [cards] if type(cards) is Card else cards:
+                    if type(c) is not Card:
+                        raise GameError(f"'{name}' is a card variable, but {vm.format(c)} is not a card",
+                                        "not-a-card")
+                    table[c] = grown(table[c], v) if add else v
+
+
+def grown(old, v):
+    """`add`: numbers add up, texts and lists are appended to."""
+    return old + v
 
 
 def snapshot(value):
@@ -172,14 +259,16 @@ class Let(Node):
 
 
 class Log(Node):
-    """Write a line to the game's log (shown in transcripts and to players)."""
+    """Write a line to the game's log (shown in transcripts and to players), for everyone or some players."""
 
-    def __init__(self, template):
-        self.template = template
+    def __init__(self, template, to=None):
+        self.template, self.to = template, to
 
     def run(self, vm, g, frame):
         if vm.record:
-            g.log.append(self.template(vm, g, frame[2]))
+            env = frame[2]
+            to = None if self.to is None else as_players(g, self.to(g, env, None), "log's 'to'")
+            vm.log_line(self.template(vm, g, env), to)
 
 
 # control --------------------------------------------------------------------
@@ -292,7 +381,7 @@ class EndRound(Node):
 
 
 class EndGame(Node):
-    """End the game now, with winners given by an expression or else by the scoring rules."""
+    """End the game now, with winners (players) given by an expression or else by the scoring rules."""
 
     def __init__(self, winners, reason):
         self.winners, self.reason = winners, reason
@@ -325,8 +414,10 @@ class Choose(Node):
         if self.actions is not None:
             options = [(i, args) for i, action in enumerate(self.actions) for args in action.options(g, p)]
         else:
-            base = env if self.players is None else dict(env, me=p)
-            options = [(0, args) for args in self.choice.options(g, base, p)]
+            # one chooser: the options are computed around the same `me` as the effects; several: each
+            # chooser's own (see _apply)
+            me = env["me"] if self.players is None else p
+            options = [(0, args) for args in self.choice.options(g, env, me)]
         if options and self.optional:
             options.append((-1, ()))
         return options
@@ -337,13 +428,13 @@ class Choose(Node):
             return vm.ask(self.id, -1, ())
         env = frame[2]
         if self.players is None:
-            p = self.player(g, env, None)
+            p = as_player(g, self.player(g, env, None), "the chooser")
             options = self._options(g, env, p)
             if options:
                 return vm.ask(self.id, p, options)
             return
         # options are tuples: never changed, so clones can share them
-        queue = [(p, tuple(self._options(g, env, p))) for p in self.players(g, env, None)]
+        queue = [(p, tuple(self._options(g, env, p))) for p in as_players(g, self.players(g, env, None), "choosers")]
         queue = [q for q in queue if q[1]]
         if not queue:
             return
@@ -378,9 +469,15 @@ class Choose(Node):
             if action.block is not None:
                 vm.push(action.block, inner)
             return
-        # The chosen values are seen by `do` only (a skipped or passed choice binds nothing).
-        target = dict(env) if shared else dict(env, me=player)
-        target.update(zip(self.choice.arg_names, args))
+        # One chooser: `me` stays who it was around the choose, and the chosen values stay known after
+        # it, in the same list. Several at once: each one's `do` runs with `me` = that chooser and sees
+        # its own values only.
+        if shared:
+            env.update(zip(self.choice.arg_names, args))
+            target = env
+        else:
+            target = dict(env, me=player)
+            target.update(zip(self.choice.arg_names, args))
         if self.body is not None:
             vm.push(self.body, target)
 
@@ -397,4 +494,6 @@ class Choose(Node):
             return "pass"
         if self.actions is not None:
             return self.actions[i].label(vm, g, player, args)
-        return self.choice.label(vm, g, player, args)
+        # the label sees what the options saw: the names of the effects around the choose
+        env = g.stack[-1][2] if g.stack else {"me": player}
+        return self.choice.label(vm, g, env["me"] if self.players is None else player, args, env)

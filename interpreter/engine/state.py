@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import random
 
+from .values import PLAYERS, Card, Player, decode, encode
+
 
 class State:
     """Everything that changes during a game. Cloning copies lists; JSON holds the same fields."""
 
-    __slots__ = ("n", "players", "zones", "vars", "pvars", "params", "current", "round", "turn",
+    __slots__ = ("n", "players", "zones", "vars", "pvars", "cvars", "known", "params", "current", "round", "turn",
                  "rng", "stack", "pending", "result", "history", "log", "seed")
 
     def __init__(self):
+        self.cvars = {}       # card variable -> list of values, indexed by card id
+        self.known = {}       # card -> {player: until}: cards revealed to players who cannot see them
         self.stack = []
         self.pending = None   # (node id, player, [options]) while a decision waits
         self.result = None
@@ -28,6 +32,8 @@ class State:
         c.zones = [z[:] for z in self.zones]
         c.vars = {k: _copy(v) for k, v in self.vars.items()}
         c.pvars = {k: _copy(v) for k, v in self.pvars.items()}
+        c.cvars = {k: _copy(v) for k, v in self.cvars.items()}
+        c.known = {k: dict(v) for k, v in self.known.items()}
         c.params = self.params  # never changed during a game
         c.current, c.round, c.turn = self.current, self.round, self.turn
         if share_rng:
@@ -45,7 +51,8 @@ class State:
     def to_json(self, block_id) -> dict:
         """The state as JSON-ready data; environments shared by several frames stay shared.
 
-        Frames hold their block itself; `block_id` turns it into its number in the ruleset."""
+        Frames hold their block itself; `block_id` turns it into its number in the ruleset. Cards and
+        players inside values are tagged (see values.encode) so that they come back as what they were."""
         envs, index = [], {}
         frames = []
         for bid, pc, env, owner, data in self.stack:
@@ -56,41 +63,54 @@ class State:
             frames.append([block_id(bid), pc, index[key], owner, data])
         version, internal, gauss = self.rng.getstate()
         return {
-            "n": self.n, "seed": self.seed, "zones": [z[:] for z in self.zones],
-            "vars": {k: _copy(v) for k, v in self.vars.items()},
-            "pvars": {k: _copy(v) for k, v in self.pvars.items()},
-            "params": {k: _copy(v) for k, v in self.params.items()},
-            "current": self.current, "round": self.round, "turn": self.turn,
+            "n": self.n, "seed": self.seed, "zones": [[int(c) for c in z] for z in self.zones],
+            "vars": encode(self.vars), "pvars": encode(self.pvars), "cvars": encode(self.cvars),
+            "known": [[int(c), [[int(p), u] for p, u in who.items()]] for c, who in self.known.items()],
+            "params": encode(self.params),
+            "current": int(self.current), "round": self.round, "turn": self.turn,
             "rng": [version, list(internal), gauss],
-            "envs": [{k: _copy(v) for k, v in e.items()} for e in envs],
-            "frames": [[b, pc, e, owner, _copy(d)] for b, pc, e, owner, d in frames],
-            "pending": None if self.pending is None else [self.pending[0], self.pending[1],
-                                                          [[i, list(a)] for i, a in self.pending[2]]],
-            "result": json_copy(self.result), "history": self.history[:], "log": self.log[:],
+            "envs": [encode(e) for e in envs],
+            "frames": [[b, pc, e, owner, encode(d)] for b, pc, e, owner, d in frames],
+            "pending": None if self.pending is None else [self.pending[0], int(self.pending[1]),
+                                                          [[i, encode(a)] for i, a in self.pending[2]]],
+            "result": json_copy(self.result), "history": self.history[:], "log": json_copy(self.log),
         }
 
     @classmethod
-    def from_json(cls, data: dict, block) -> "State":
-        """Rebuild a state written by `to_json`."""
+    def from_json(cls, data: dict, block, cards) -> "State":
+        """Rebuild a state written by `to_json`; `cards` is the ruleset's table of Card values."""
         s = cls.__new__(cls)
         s.n, s.seed = data["n"], data["seed"]
-        s.players = list(range(s.n))
-        s.zones = [list(z) for z in data["zones"]]
-        s.vars = dict(data["vars"])
-        s.pvars = {k: list(v) for k, v in data["pvars"].items()}
-        s.params = dict(data["params"])
-        s.current, s.round, s.turn = data["current"], data["round"], data["turn"]
+        s.players = list(PLAYERS[:s.n])
+        s.zones = [[cards[c] for c in z] for z in data["zones"]]
+        s.vars = decode(data["vars"], cards)
+        s.pvars = {k: list(v) for k, v in decode(data["pvars"], cards).items()}
+        s.cvars = {k: list(v) for k, v in decode(data.get("cvars", {}), cards).items()}
+        s.known = {cards[c]: {PLAYERS[p]: u for p, u in who} for c, who in data.get("known", [])}
+        s.params = decode(data["params"], cards)
+        s.current = PLAYERS[data["current"]]
+        s.round, s.turn = data["round"], data["turn"]
         version, internal, gauss = data["rng"]
         s.rng = random.Random()
         s.rng.setstate((version, tuple(internal), gauss))
-        envs = [dict(e) for e in data["envs"]]
-        s.stack = [[block(bid), pc, envs[e], owner, data_] for bid, pc, e, owner, data_ in data["frames"]]
+        envs = [decode(e, cards) for e in data["envs"]]
+        s.stack = [[block(bid), pc, envs[e], owner, _tuples(decode(data_, cards))]
+                   for bid, pc, e, owner, data_ in data["frames"]]
         p = data["pending"]
-        s.pending = None if p is None else (p[0], p[1], [(i, tuple(a)) for i, a in p[2]])
+        s.pending = None if p is None else (p[0], PLAYERS[p[1]] if p[1] >= 0 else p[1],
+                                            [(i, tuple(decode(a, cards))) for i, a in p[2]])
         s.result = data["result"]
         s.history = list(data["history"])
         s.log = list(data["log"])
         return s
+
+
+def _tuples(data):
+    """A simultaneous decision's data keeps its options as tuples (they are shared, never changed)."""
+    if isinstance(data, dict) and "queue" in data:
+        data["queue"] = [(PLAYERS[p], tuple((i, tuple(a)) for i, a in opts)) for p, opts in data["queue"]]
+        data["chosen"] = [(PLAYERS[p], (o[0], tuple(o[1]))) for p, o in data["chosen"]]
+    return data
 
 
 def json_copy(value):
@@ -102,7 +122,7 @@ def json_copy(value):
     return value
 
 
-_PLAIN = (int, str, bool, tuple, type(None), float)
+_PLAIN = (int, str, bool, tuple, type(None), float, Card, Player)
 
 
 def _copy(value):

@@ -1,51 +1,123 @@
-"""Project a game state through the zones' visibility: state + player -> what that player may know."""
+"""Project a game state through the zones' and variables' visibility: state + player -> what that player may know."""
 from __future__ import annotations
 
-# public: everyone sees the cards; owner: the owner sees them, others see how many; count: everyone
-# sees how many (a face-down deck); top: how many, and the first card; hidden: nothing at all.
+from .values import Card, Player, seat_name
+
+# What one player is shown of a zone: every card, the count and the top card, only the count, or nothing.
+LEVELS = ("cards", "top", "count", "none")
+# The words of `visibility:` (see the compiler for their meaning per zone kind).
 VISIBILITIES = ("public", "owner", "count", "top", "hidden")
+HIDDEN = {"hidden": True}
 
 
-def _show(game, cards, ids):
-    return list(cards) if ids else [game.rs.card_labels[c] for c in cards]
+class Viewer:
+    """Shows cards for one player: labels (or ids), with the card variables they may see."""
 
+    def __init__(self, game, player: int, ids: bool):
+        self.game, self.player, self.ids = game, player, ids
+        rs = game.rs
+        self.labels = rs.card_labels
+        self.card_vars = rs.card_vars
 
-def _zone_view(game, zone, cards, owner, player, ids):
-    vis = zone.visibility
-    if vis == "public" or (vis == "owner" and owner == player):
-        shown = _show(game, cards, ids)
-        return shown if zone.ordered or ids else sorted(shown)
-    if vis == "top":
-        return {"count": len(cards), "top": _show(game, cards[:1], ids)}
-    if vis == "hidden":
-        return {"hidden": True}
-    return {"count": len(cards)}   # count, and owner seen by others: only how many
+    def card(self, c, seen: bool = True):
+        """One card as shown: its label (or id); a map with its variables where the ruleset has any."""
+        shown = int(c) if self.ids else self.labels[c]
+        if not self.card_vars:
+            return shown
+        out = {"card": shown}
+        cvars = self.game.state.cvars
+        for name, spec in self.card_vars.items():
+            if seen or spec.visible == "public":
+                out[name] = self.value(cvars[name][c])
+        return out
+
+    def cards(self, cards, ordered: bool = True):
+        shown = [self.card(c) for c in cards]
+        if ordered or self.ids:
+            return shown
+        return sorted(shown, key=lambda x: x["card"] if isinstance(x, dict) else x)
+
+    def value(self, v):
+        """A variable's value as shown: players as P2, cards by label, lists item by item."""
+        t = type(v)
+        if t is Player:
+            return seat_name(v)
+        if t is Card:
+            return int(v) if self.ids else self.labels[v]
+        if t is list or t is tuple:
+            return [self.value(x) for x in v]
+        return v
+
+    def zone(self, z, cards, owner):
+        level = z.level(self.player, owner)
+        if level == "cards":
+            return self.cards(cards, z.ordered)
+        if level == "none":
+            out = dict(HIDDEN)
+        else:
+            out = {"count": len(cards)}
+            if level == "top":
+                out["top"] = [self.card(c) for c in cards[:1]]
+        known = self.game.state.known
+        if known:
+            mine = [[i, self.card(c)] for i, c in enumerate(cards)
+                    if self.player in known.get(c, ()) and not (level == "top" and i == 0)]
+            if mine:
+                out["known"] = mine
+        public = [name for name, spec in self.card_vars.items() if spec.visible == "public"]
+        if public and level != "none" and cards:
+            # values everyone sees on the cards' backs (tokens), in zone order
+            out["backs"] = [{name: self.value(self.game.state.cvars[name][c]) for name in public} for c in cards]
+        return out
 
 
 def view(game, player: int, ids: bool = False) -> dict:
-    """Everything `player` may see: visible cards as labels (or ids), other zones as counts."""
+    """Everything `player` may see: visible cards as labels (or ids), other zones as counts or nothing."""
     rs, g = game.rs, game.state
+    v = Viewer(game, player, ids)
     zones = {}
     for zone in rs.zones.values():
         if zone.per_player:
             zones[zone.name] = {
-                f"P{p + 1}": _zone_view(game, zone, g.zones[rs.fixed_slots + zone.index * g.n + p], p, player, ids)
+                seat_name(p): v.zone(zone, g.zones[rs.fixed_slots + zone.index * g.n + p], p)
                 for p in range(g.n)
             }
         elif zone.count is not None:
-            zones[zone.name] = [_zone_view(game, zone, g.zones[zone.slot + i], None, player, ids)
-                                for i in range(zone.count)]
+            zones[zone.name] = [v.zone(zone, g.zones[zone.slot + i], None) for i in range(zone.count)]
         else:
-            zones[zone.name] = _zone_view(game, zone, g.zones[zone.slot], None, player, ids)
+            zones[zone.name] = v.zone(zone, g.zones[zone.slot], None)
+    specs = rs.var_specs
     out = {
-        "player": f"P{player + 1}",
-        "current": f"P{g.current + 1}",
+        "player": seat_name(player),
+        "current": seat_name(g.current),
         "round": g.round,
         "turn": g.turn,
         "zones": zones,
-        "vars": dict(g.vars),
-        "player_vars": {k: {f"P{p + 1}": v[p] for p in range(g.n)} for k, v in g.pvars.items()},
+        "vars": {k: v.value(x) for k, x in g.vars.items() if _visible(specs, k) != "nobody"},
+        "player_vars": {
+            k: {seat_name(p): v.value(x[p]) if _visible(specs, k) == "public" or p == player else dict(HIDDEN)
+                for p in range(g.n)}
+            for k, x in g.pvars.items() if _visible(specs, k) != "nobody"},
     }
     if g.result is not None:
         out["result"] = g.result
     return out
+
+
+def _visible(specs, name) -> str:
+    spec = specs.get(name)
+    return "public" if spec is None else spec.visible
+
+
+def may_see_card(game, player: int, card) -> bool:
+    """Whether `player` may see which card this is, wherever it lies now (used by leak tests and bots)."""
+    rs, g = game.rs, game.state
+    for zone in rs.zones.values():
+        slots = ([(rs.fixed_slots + zone.index * g.n + p, p) for p in range(g.n)] if zone.per_player
+                 else [(zone.slot + i, None) for i in range(zone.count or 1)])
+        for slot, owner in slots:
+            cards = g.zones[slot]
+            if card in cards:
+                level = zone.level(player, owner)
+                return level == "cards" or (level == "top" and cards[0] == card) or player in g.known.get(card, ())
+    return False

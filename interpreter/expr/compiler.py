@@ -15,6 +15,9 @@ BUILTIN_NAMES = {
 }
 
 ELEMENT = {"cards": "card", "players": "player", "groups": "cards"}
+ENTITIES = {"card", "player"}
+KIND_WORDS = {"card": "card", "player": "player", "int": "number", "str": "text", "bool": "true/false",
+              "cards": "list of cards", "players": "list of players"}
 LIST_OF = {"card": "cards", "player": "players"}
 
 
@@ -23,6 +26,7 @@ class Names:
     """Every name a ruleset defines, with where it lives in the game state."""
 
     card_attrs: dict = field(default_factory=dict)        # attribute -> list indexed by card id
+    card_vars: dict = field(default_factory=dict)         # card variable -> its default value
     shared_zones: dict = field(default_factory=dict)      # name -> slot
     families: dict = field(default_factory=dict)          # name -> (first slot, how many)
     player_zones: dict = field(default_factory=dict)      # name -> index among per-player zones
@@ -30,11 +34,12 @@ class Names:
     global_vars: set = field(default_factory=set)
     player_vars: set = field(default_factory=set)
     params: set = field(default_factory=set)
+    visible: dict = field(default_factory=dict)          # variable -> public, owner or nobody
     used: set = field(default_factory=set)                 # (kind, name) pairs seen, for lint
 
     def all_names(self) -> set:
-        return (set(self.card_attrs) | set(self.shared_zones) | set(self.families) | set(self.player_zones)
-                | self.global_vars | self.player_vars | self.params | set(BUILTIN_NAMES) | set(FUNCTIONS))
+        return (set(self.card_attrs) | set(self.card_vars) | set(self.shared_zones) | set(self.families)
+                | set(self.player_zones) | self.global_vars | self.player_vars | self.params | set(BUILTIN_NAMES) | set(FUNCTIONS))
 
 
 @dataclass
@@ -55,6 +60,7 @@ def _finish(fn, kind: str, text: str, locals_used=frozenset()):
     """
     fn.kind, fn.text, fn.locals_used, fn.loc = kind, text, frozenset(locals_used), None
     fn.uses_random = False
+    fn.reads = frozenset()
     return fn
 
 
@@ -75,6 +81,7 @@ def compile_expr(text, names: Names, scope: Scope | None = None) -> Compiled:
     fn, kind = compiler.compile(tree, scope)
     fn = _finish(fn, kind, str(text), _locals_used(tree, scope))
     fn.uses_random = compiler.uses_random
+    fn.reads = frozenset(compiler.reads)
     return fn
 
 
@@ -96,7 +103,7 @@ def _uses_it(tree, names: Names, scope: Scope) -> bool:
         return False
     if tree.data == "name":
         n = str(tree.children[0])
-        return n not in scope.locals and (n == "it" or n in names.card_attrs)
+        return n not in scope.locals and (n == "it" or n in names.card_attrs or n in names.card_vars)
     if tree.data == "where":
         return _uses_it(tree.children[0], names, scope)
     if tree.data == "call":
@@ -136,6 +143,7 @@ class _Compiler:
     def __init__(self, names: Names, text: str):
         self.names, self.text = names, text
         self.uses_random = False
+        self.reads = set()   # the variables read, (kind, name): a text that shows a private one is checked
 
     def fail(self, message: str, node, hint: str | None = None, code: str = "expr"):
         raise ExprError(message, _offset(node), hint, code)
@@ -204,6 +212,10 @@ class _Compiler:
             n.used.add(("attr", name))
             table = n.card_attrs[name]
             return (lambda g, e, it: table[it]), "any"
+        if name in n.card_vars and s.it in ("card", "any"):
+            n.used.add(("cvar", name))
+            self.reads.add(("cvar", name))
+            return (lambda g, e, it: g.cvars[name][it]), "any"
         if name in n.shared_zones:
             n.used.add(("zone", name))
             slot = n.shared_zones[name]
@@ -214,6 +226,7 @@ class _Compiler:
             return (lambda g, e, it: g.zones[base:base + count]), "list"
         if name in n.global_vars:
             n.used.add(("var", name))
+            self.reads.add(("var", name))
             return (lambda g, e, it: g.vars[name]), "any"
         if name in n.params:
             n.used.add(("param", name))
@@ -224,8 +237,9 @@ class _Compiler:
         if name in n.player_vars:
             self.fail(f"'{name}' is a variable of each player: say whose, as in 'me.{name}' "
                       f"(or 'it.{name}' inside 'where')", t, code="unknown-name")
-        if name in n.card_attrs:
-            self.fail(f"'{name}' is a card attribute: use it inside 'where' (as in 'me.hand where {name} == ...') "
+        if name in n.card_attrs or name in n.card_vars:
+            what = "card attribute" if name in n.card_attrs else "card variable"
+            self.fail(f"'{name}' is a {what}: use it inside 'where' (as in 'me.hand where {name} == ...') "
                       f"or after a card (as in 'first(deck).{name}')", t, code="unknown-name")
         if name in FUNCTIONS:
             self.fail(f"'{name}' is a function: call it as {name}(...)", t, code="unknown-name")
@@ -257,6 +271,19 @@ class _Compiler:
                     return [table[c] for c in v]
                 return None if v is None else table[v]
             return card_attr, ("values" if kind in ("cards", "list", "groups") else "any")
+        if name in n.card_vars:
+            if kind in ("player", "players", "int", "str", "bool", "value", "values"):
+                self.fail(f"'{name}' is a card variable, but this is a {kind}", tok, code="type")
+            n.used.add(("cvar", name))
+            self.reads.add(("cvar", name))
+
+            def card_var(g, e, it):
+                v = base(g, e, it)
+                table = g.cvars[name]
+                if type(v) is list:
+                    return [table[c] for c in v]
+                return None if v is None else table[v]
+            return card_var, ("values" if kind in ("cards", "list", "groups") else "any")
         if name in n.player_zones:
             if kind in ("card", "cards", "int", "str", "bool"):
                 self.fail(f"'{name}' is a zone of each player, but this is a {kind}", tok, code="type")
@@ -279,6 +306,7 @@ class _Compiler:
             if kind in ("card", "cards", "str", "bool"):
                 self.fail(f"'{name}' is a variable of each player, but this is a {kind}", tok, code="type")
             n.used.add(("pvar", name))
+            self.reads.add(("pvar", name))
 
             def player_var(g, e, it):
                 p = base(g, e, it)
@@ -287,7 +315,7 @@ class _Compiler:
                     return [table[q] for q in p]
                 return table[p]
             return player_var, "any"
-        known = set(n.card_attrs) | set(n.player_zones) | n.player_vars
+        known = set(n.card_attrs) | set(n.card_vars) | set(n.player_zones) | n.player_vars
         self.fail(f"unknown attribute '{name}'", tok, did_you_mean(name, known), code="unknown-name")
 
     def index(self, t, s):
@@ -317,14 +345,23 @@ class _Compiler:
 
     # operators ------------------------------------------------------------
     def neg(self, t, s):
-        f, _ = self.compile(t.children[0], s)
+        f, k = self.compile(t.children[0], s)
+        self._number(k, t.children[0], "-")
         return (lambda g, e, it: -f(g, e, it)), "int"
+
+    def _number(self, kind, node, op):
+        """Arithmetic is on numbers: a player or a card is not one (their seat or id is not a value)."""
+        if kind in ENTITIES or kind in ("str", "bool") and op != "+":
+            self.fail(f"'{op}' needs numbers, but this is a {KIND_WORDS.get(kind, kind)}", node, code="kind")
 
     def binary(self, t, s):
         left, op, right = t.children
         a, ka = self.compile(left, s)
         b, kb = self.compile(right, s)
         op = str(op)
+        if op != "+" or "int" in (ka, kb):
+            self._number(ka, left, op)
+            self._number(kb, right, op)
         if op == "+":
             kind = "int" if ka == kb == "int" else (ka if ka == kb else "any")
             return (lambda g, e, it: a(g, e, it) + b(g, e, it)), kind
@@ -338,9 +375,10 @@ class _Compiler:
 
     def compare(self, t, s):
         left, op, right = t.children
-        a, _ = self.compile(left, s)
-        b, _ = self.compile(right, s)
+        a, ka = self.compile(left, s)
+        b, kb = self.compile(right, s)
         op = str(op)
+        self._comparable(ka, kb, t)
         const = self._constant(right)
         if const is not None:
             v = const[0]
@@ -366,6 +404,13 @@ class _Compiler:
         if isinstance(tree, Tree) and tree.data == "string":
             return (str(tree.children[0])[1:-1],)
         return None
+
+    def _comparable(self, ka, kb, node):
+        """A card, a player and a number are different things: comparing them is a mistake."""
+        kinds = {ka, kb}
+        if len(kinds) == 2 and kinds & ENTITIES and kinds <= ENTITIES | {"int", "str", "bool"}:
+            self.fail(f"this compares a {KIND_WORDS[ka]} with a {KIND_WORDS[kb]}, which are never equal",
+                      node, code="kind")
 
     def in_op(self, t, s):
         a, _ = self.compile(t.children[0], s)

@@ -104,16 +104,16 @@ def _index_of(xs, v):
 
 
 def _next(g, p, k=1):
-    return (p + k) % g.n
+    return g.players[(p + k) % g.n]
 
 
 def _previous(g, p, k=1):
-    return (p - k) % g.n
+    return g.players[(p - k) % g.n]
 
 
 def _others(g, p):
-    n = g.n
-    return [(p + k) % n for k in range(1, n)]
+    n, seats = g.n, g.players
+    return [seats[(p + k) % n] for k in range(1, n)]
 
 
 def _sample(g, xs, k):

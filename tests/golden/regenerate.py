@@ -27,6 +27,8 @@ GAMES = [
     ("pit-bull-bear", 4, 1, ["greedy"], {"target": 100}),
     ("pit-classic", 3, 2, ["greedy"], {"target": 100}),
     ("pit-tutorial", 8, 2, ["greedy"], {"target": 50}),
+    ("forehead-poker", 3, 2, ["random"]),
+    ("forehead-poker", 5, 1, ["greedy", "random"]),
 ]
 
 

@@ -1,0 +1,99 @@
+"""Values that know what they are: cards and players as ints that carry their kind, and their JSON form.
+
+A card is its id (its place in the ruleset's card table) and a player is their seat number, so that
+both index tables directly; the subclasses only add what the value is, so that a card or a player
+held in a variable, passed to a procedure or produced by `map(...)` still prints as a card label or
+`P2`, and a save can tell them from numbers.
+"""
+from __future__ import annotations
+
+from ..errors import GameError
+
+
+class Card(int):
+    """A card: its id in the ruleset's card table."""
+
+    __slots__ = ()
+    __str__ = int.__repr__   # str() and f-strings give the number, as for any int
+
+    def __repr__(self):
+        return f"Card({int(self)})"
+
+
+class Player(int):
+    """A player: their seat, from 0 (shown as P1)."""
+
+    __slots__ = ()
+    __str__ = int.__repr__
+
+    def __repr__(self):
+        return f"P{int(self) + 1}"
+
+
+MAX_SEATS = 64
+PLAYERS = tuple(Player(i) for i in range(MAX_SEATS))
+
+
+def seat_name(p) -> str:
+    return f"P{int(p) + 1}"
+
+
+def as_player(g, value, what: str = "a player"):
+    """The player a value names: a Player, or a seat number from 0 to n-1; anything else is refused."""
+    if type(value) is Player:
+        if value < g.n:
+            return value
+    elif type(value) is int and 0 <= value < g.n:
+        return PLAYERS[value]
+    shown = seat_name(value) if type(value) is Player else repr(value)
+    raise GameError(f"{what} must be a player of this game (P1 to P{g.n}), not {shown}", "not-a-player")
+
+
+def as_players(g, value, what: str = "players"):
+    """A list of players (a single player counts as a list of one)."""
+    if type(value) in (Player, int):
+        return [as_player(g, value, what)]
+    if not isinstance(value, (list, tuple)):
+        raise GameError(f"{what} must be a list of players, not {value!r}", "not-a-player")
+    return [as_player(g, v, what) for v in value]
+
+
+# JSON: cards and players are tagged so that a saved game restores them as what they were --------
+
+def encode(value):
+    """A value as JSON-ready data: cards as {"$card": id}, players as {"$player": seat}."""
+    t = type(value)
+    if t is Card:
+        return {"$card": int(value)}
+    if t is Player:
+        return {"$player": int(value)}
+    if t is list or t is tuple:
+        return [encode(v) for v in value]
+    if t is dict:
+        return {k: encode(v) for k, v in value.items()}
+    return value
+
+
+def decode(value, cards):
+    """The inverse of `encode`; `cards` is the ruleset's table of Card values."""
+    t = type(value)
+    if t is dict:
+        if len(value) == 1:
+            if "$card" in value:
+                return cards[value["$card"]]
+            if "$player" in value:
+                return PLAYERS[value["$player"]]
+        return {k: decode(v, cards) for k, v in value.items()}
+    if t is list:
+        return [decode(v, cards) for v in value]
+    return value
+
+
+def plain(value):
+    """A value for people and JSON views: players as 'P2', cards stay ids (the caller labels them)."""
+    t = type(value)
+    if t is Player:
+        return seat_name(value)
+    if t is list or t is tuple:
+        return [plain(v) for v in value]
+    return value
