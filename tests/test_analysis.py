@@ -6,12 +6,14 @@ import statistics
 
 import pytest
 
-from interpreter import load
+from interpreter import load, load_text
 from interpreter.analysis.compare import compare
 from interpreter.analysis.runner import Batch, Runner, RulesetRef
 from interpreter.analysis.simulation import Table, run_simulation
 from interpreter.errors import GameError
 from interpreter.simulate import play_one
+
+from helpers import ROOT
 
 TIMING = ("seconds", "games_per_second", "decisions_per_second", "jobs", "backend")
 
@@ -79,6 +81,26 @@ def test_the_rows_reproduce_every_statistic(cubirds):
 def test_only_declared_counters_are_reported(cubirds):
     # cubirds keeps a numeric variable (took) that is not a counter; a seat index is not one either
     assert run_simulation(cubirds, 5, 2, ["random"]).summary["counters"] == {}
+    text = (ROOT / "docs" / "tutorial" / "harvest.yaml").read_text()
+    text = text.replace("actions:\n", "variables:\n  takes: {value: 0, counter: true}\n  last: 0\n"
+                        "player_variables:\n  banked: {value: 0, counter: true}\nactions:\n", 1)
+    text = text.replace("      - move: {from: deck, to: market}\n",
+                        "      - move: {from: deck, to: market}\n      - add: {takes: 1}\n"
+                        "      - set: {last: 7}\n", 1)
+    text = text.replace("to: me.basket}\n", "to: me.basket}\n      - add: {me.banked: 1}\n", 1)
+    rules = load_text(text, "harvest-counted.yaml")
+    rows = []
+    s = run_simulation(rules, 30, 3, ["random"], on_row=rows.append).summary
+    assert list(s["counters"]) == ["takes", "banked"]
+    assert [k for k in rows[0] if k.startswith("counter_")] == ["counter_takes", "counter_banked"]
+    takes = [r["counter_takes"] for r in rows]
+    assert min(takes) > 0 and s["counters"]["takes"]["per_game"]["mean"] == pytest.approx(statistics.fmean(takes))
+    assert s["counters"]["takes"]["per_round"] == pytest.approx(sum(takes) / sum(r["rounds"] for r in rows))
+    # a player variable counts for all players together: every bank by anyone
+    assert s["counters"]["banked"]["per_game"]["mean"] == pytest.approx(statistics.fmean(r["counter_banked"] for r in rows))
+    assert max(r["counter_banked"] for r in rows) > 0
+    game = play_one(rules, 3, rows[4]["seed"], ["random"] * 3)
+    assert sum(game.state.pvars["banked"]) == rows[4]["counter_banked"]
 
 
 def test_a_bad_parameter_is_refused_before_any_game(cubirds):
