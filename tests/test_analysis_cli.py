@@ -188,6 +188,8 @@ def test_progress_with_an_eta_on_a_terminal_only():
     assert "150/150" in shown and out.startswith("cubirds: 150 games")
     out, shown = run_on_terminal("compare", "cubirds", "cubirds-bga-setup", "--games", "5")
     assert "comparing  [" in shown and "10/10" in shown
+    out, shown = run_on_terminal("validate", "docs/tutorial/harvest.yaml", "--simulate", "5")
+    assert "playing docs/tutorial/harvest.yaml  [" in shown and "15/15" in shown and out.endswith(": ok\n")
     out, shown = run_on_terminal("simulate", "cubirds", "--games", "5", "--json")
     assert shown == "" and json.loads(out)["games"] == 5
     code, out, err = run("simulate", "cubirds", "--games", "5")   # piped: quiet

@@ -33,7 +33,7 @@ def simulation_text(s: dict) -> str:
     """The report of one run: who wins (with intervals), how games end, how long they last, the scores."""
     games = s["games"]
     params = "".join(f", {k}={v}" for k, v in s["params"].items())
-    lines = [f"{s['ruleset']}{params}: {games} games, {s['players']} players, agents {', '.join(s['agents'])}, "
+    lines = [f"{s['ruleset']}{params}: {games} game{'s' if games != 1 else ''}, {s['players']} players, agents {', '.join(s['agents'])}, "
              f"seeds {s['seed']}..{s['seed'] + games - 1}", "",
              "seat  agent       wins    rate   95% interval"]
     for x in s["seats"]:
@@ -79,7 +79,7 @@ def comparison_text(c: dict) -> str:
     agents = ", ".join(a["agents"]) if a["agents"] == b["agents"] else \
         f"{', '.join(a['agents'])} in A; {', '.join(b['agents'])} in B"
     lines = [f"A: {a['label']}", f"B: {b['label']}",
-             f"{games} games each, {c['players']} players, agents {agents}, the same seeds "
+             f"{games} game{'s' if games != 1 else ''} each, {c['players']} players, agents {agents}, the same seeds "
              f"{c['seed']}..{c['seed'] + games - 1} on both sides", ""]
     width = max(len(d["label"]) for d in c["differences"]) + 2
     lines.append(f"{'':<{width}}{'A':>10}{'B':>10}   B - A (95% interval)")

@@ -109,9 +109,10 @@ def summarise(tally: Tally, meta: dict) -> dict:
                      for name, values in tally.counters.items()},
         "decisions": tally.decisions,
     })
-    seconds = meta.get("seconds") or 0.0
-    out["games_per_second"] = g / seconds if seconds > 0 else 0.0
-    out["decisions_per_second"] = tally.decisions / seconds if seconds > 0 else 0.0
+    if "seconds" in meta:   # a side of a comparison is timed with the other side
+        seconds = meta["seconds"]
+        out["games_per_second"] = g / seconds if seconds > 0 else 0.0
+        out["decisions_per_second"] = tally.decisions / seconds if seconds > 0 else 0.0
     return out
 
 
