@@ -20,6 +20,7 @@ from interpreter.errors import Diagnostic
 from interpreter.simulate import play_one, seat_agents
 from interpreter.analysis.compare import compare
 from interpreter.analysis.plots import comparison_plots, pyplot, simulation_plots
+from interpreter.analysis.progress import ProgressBar
 from interpreter.analysis.records import RecordWriter, columns, record_format
 from interpreter.analysis.report import comparison_text, simulation_text
 from interpreter.analysis.runner import BACKENDS, Runner
@@ -81,8 +82,11 @@ def _progress(total: int, label: str, show: bool):
     if not (show and sys.stderr.isatty()):
         yield None
         return
-    with click.progressbar(length=total, label=label, file=sys.stderr, show_eta=True, show_pos=True) as bar:
+    bar = ProgressBar(total, label, sys.stderr)
+    try:
         yield bar.update
+    finally:
+        bar.close()
 
 
 def _check_out(ctx, param, value):
