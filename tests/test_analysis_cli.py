@@ -7,6 +7,7 @@ import os
 import pty
 import re
 import select
+import signal
 import subprocess
 import sys
 
@@ -25,12 +26,25 @@ def stats(*args) -> dict:
     return {k: v for k, v in json.loads(out).items() if k not in TIMING}
 
 
-def run_without(module: str, *args):
-    """Run the command line in a Python where `module` cannot be imported (an extra not installed)."""
-    code = (f"import sys; sys.modules[{module!r}] = None; sys.argv = ['rulebook'] + {list(args)!r}; "
-            "import cli; cli.main()")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
-    return proc.returncode, proc.stdout, proc.stderr
+@pytest.fixture
+def here(monkeypatch, capsys):
+    """Run the command line in this process (for quick error cases): (exit status, stdout, stderr)."""
+    import cli
+
+    def call(*args):
+        monkeypatch.setattr(sys, "argv", ["rulebook", *args])
+        monkeypatch.chdir(ROOT)
+        sigterm = signal.getsignal(signal.SIGTERM)
+        try:
+            cli.main()
+            code = 0
+        except SystemExit as exc:
+            code = exc.code
+        finally:
+            signal.signal(signal.SIGTERM, sigterm)
+        out, err = capsys.readouterr()
+        return code, out, err
+    return call
 
 
 def run_on_terminal(*args) -> tuple[str, str]:
@@ -101,15 +115,15 @@ def test_every_record_column_is_documented():
     (["simulate", "cubirds", "--ray-address", "127.0.0.1:6379"], "--ray-address: only with --backend ray"),
     (["simulate", "cubirds", "--jobs", "-1"], "--jobs"),
 ])
-def test_usage_errors_exit_two(args, message):
-    code, out, err = run(*args)
+def test_usage_errors_exit_two(args, message, here):
+    code, out, err = here(*args)
     assert code == 2 and message in err and "Traceback" not in err
 
 
-def test_a_failed_run_leaves_an_existing_record_file_as_it_was(tmp_path):
+def test_a_failed_run_leaves_an_existing_record_file_as_it_was(tmp_path, here):
     target = tmp_path / "games.csv"
     target.write_text("keep me\n")
-    code, _, err = run("simulate", "cubirds", "--games", "5", "--param", "hand_sz=3", "--out", str(target))
+    code, _, err = here("simulate", "cubirds", "--games", "5", "--param", "hand_sz=3", "--out", str(target))
     assert code == 1 and "unknown parameter 'hand_sz'" in err
     assert target.read_text() == "keep me\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.csv"]
@@ -132,14 +146,15 @@ def test_simulate_plots(tmp_path):
     ("ray", ["simulate", "cubirds", "--games", "3", "--backend", "ray"],
      "--backend ray needs Ray: pip install 'rulebook[ray]'"),
 ])
-def test_a_missing_extra_is_one_line_and_exit_one(module, args, message, tmp_path):
-    code, out, err = run_without(module, *args)
+def test_a_missing_extra_is_one_line_and_exit_one(module, args, message, here, monkeypatch):
+    monkeypatch.setitem(sys.modules, module, None)   # as if it were not installed
+    code, out, err = here(*args)
     assert (code, err.strip()) == (1, f"error: {message}")
     assert not (ROOT / "charts").exists()
 
 
-def test_an_unreachable_cluster_is_reported_at_once():
-    code, _, err = run("simulate", "cubirds", "--games", "3", "--backend", "ray", "--ray-address", "127.0.0.1:9")
+def test_an_unreachable_cluster_is_reported_at_once(here):
+    code, _, err = here("simulate", "cubirds", "--games", "3", "--backend", "ray", "--ray-address", "127.0.0.1:9")
     assert code == 1 and "error: cannot reach a Ray cluster at 127.0.0.1:9" in err
 
 
@@ -169,10 +184,10 @@ def test_compare_records_and_plots(tmp_path):
         ["differences.png", "game-length.png", "scores.png", "win-rate-by-seat.png"]
 
 
-def test_compare_errors_exit_one():
-    code, _, err = run("compare", "cubirds", "pit", "--games", "3", "--players", "2")
+def test_compare_errors_exit_one(here):
+    code, _, err = here("compare", "cubirds", "pit", "--games", "3", "--players", "2")
     assert code == 1 and "pit is for 3 to 8 players, not 2" in err
-    code, _, err = run("compare", "cubirds", "cubirds", "--param-b", "species_to_wn=6")
+    code, _, err = here("compare", "cubirds", "cubirds", "--param-b", "species_to_wn=6")
     assert code == 1 and "unknown parameter 'species_to_wn'; did you mean 'species_to_win'?" in err
 
 
