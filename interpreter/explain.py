@@ -290,12 +290,19 @@ def zones(rules, data) -> list[str]:
     """The zones: kind, who sees what, notes; then the variables."""
     rows = []
     for z in rules.zones.values():
-        if z.per_player:
-            kind = "one per player"
+        if z.keys is not None:
+            family = f"one per key: {', '.join(map(str, z.keys))} (`{z.name}[...]`)"
+        elif isinstance(z.count, int):
+            family = f"numbered family of {z.count} (`{z.name}[0]` to `{z.name}[{z.count - 1}]`)"
         elif z.count is not None:
-            kind = f"numbered family of {z.count} (`{z.name}[0]` to `{z.name}[{z.count - 1}]`)"
+            size = "the number of players" if z.count == "player_count" else f"`{z.count}`"
+            family = f"numbered family of {size} zones (`{z.name}[0]`, `{z.name}[1]`, ...)"
         else:
-            kind = "shared"
+            family = None
+        if z.per_player:
+            kind = "one per player" + (f", each a {family}" if family else "")
+        else:
+            kind = family or "shared"
         if z.per_player and z.owner_sees != z.others_see:
             sees = f"its owner sees {LEVEL_WORDS[z.owner_sees]}; the others see {LEVEL_WORDS[z.others_see]}"
         else:

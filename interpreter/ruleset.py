@@ -21,6 +21,25 @@ class Zone:
     index: int = -1     # position among the per-player zones
     owner_sees: str = "cards"    # cards, top, count or none: what the zone's owner is shown
     others_see: str = "cards"    # ... and what everyone else is shown (everyone, for a shared zone)
+    keys: list | None = None     # a keyed family: its members' keys (count is then None)
+    zid: int = -1                # position among the zones (in the game's layout)
+
+    @property
+    def is_family(self) -> bool:
+        return self.keys is not None or self.count is not None
+
+    @property
+    def size(self) -> int:
+        """The number of members when it is known at compile time (1 for a single zone)."""
+        if self.keys is not None:
+            return len(self.keys)
+        return self.count if isinstance(self.count, int) else 1
+
+    def member_keys(self, size: int) -> list:
+        """The keys of the members: the keys given, 0..size-1 for a counted family, [None] for one zone."""
+        if self.keys is not None:
+            return list(self.keys)
+        return list(range(size)) if self.count is not None else [None]
 
     def level(self, viewer: int, owner) -> str:
         """What `viewer` is shown of this zone (of `owner`'s copy, for a per-player zone)."""
@@ -98,7 +117,6 @@ class Ruleset:
     card_attrs: dict
     zones: dict
     fixed_slots: int
-    player_zone_names: list
     initial_cards: dict
     global_vars: dict
     player_vars: dict
@@ -136,6 +154,7 @@ class Ruleset:
             self.blocks.append(())  # the block of a frame that only holds data (a simultaneous decision)
         for i, block in enumerate(self.blocks):
             self.block_index.setdefault(id(block), i)
+        self._layouts = {}
         # card variables that go back to their default when their card changes zone
         self.card_resets = [(name, spec.value) for name, spec in self.card_vars.items() if not spec.keep]
 
@@ -166,19 +185,31 @@ class Ruleset:
             out[name] = value
         return out
 
-    def slot_name(self, slot: int, players: int) -> str:
-        """A zone's name for people: 'deck', 'row 2' (families count from 1), "P1's hand"."""
-        if slot >= self.fixed_slots:
-            k, p = divmod(slot - self.fixed_slots, players)
-            return f"P{p + 1}'s {self.player_zone_names[k]}"
-        for z in self.zones.values():
-            if not z.per_player and z.slot <= slot < z.slot + (z.count or 1):
-                return z.name if z.count is None else f"{z.name} {slot - z.slot + 1}"
-        return f"zone {slot}"
+    @property
+    def zone_list(self) -> list:
+        """The zones in the order of the file (a zone's `zid` is its place here)."""
+        return list(self.zones.values())
 
-    def zone_slot(self, name: str, players: int, owner: int | None = None, index: int = 0) -> int:
-        """The state slot of a zone (for tests and tools)."""
+    def layout(self, players: int, params: dict):
+        """Where every zone lives in a game of this many players with these parameter values (cached)."""
+        from .engine.layout import Layout, family_size
+        key = (players, tuple(family_size(z, players, params) for z in self.zones.values()))
+        found = self._layouts.get(key)
+        if found is None:
+            found = self._layouts[key] = Layout(self, players, params)
+        return found
+
+    def slot_name(self, slot: int, layout) -> str:
+        """A zone's name for people: 'deck', 'row 2' (counted families from 1), 'stall silk', "P1's hand"."""
+        z, p, key = layout.owner_of(slot)
+        if z is None:
+            return f"zone {slot}"
+        name = z.name if key is None else f"{z.name} {key + 1 if z.count is not None else key}"
+        return name if p is None else f"P{p + 1}'s {name}"
+
+    def zone_slot(self, name: str, players: int, owner: int | None = None, index=0, params=None) -> int:
+        """The state slot of a zone (for tests and tools): `index` is a member's number or key."""
         z = self.zones[name]
-        if z.per_player:
-            return self.fixed_slots + z.index * players + owner
-        return z.slot + index
+        layout = self.layout(players, params if params is not None else self.resolve_params(players, {}))
+        member = z.keys.index(index) if z.keys is not None else index
+        return layout.slot(z, owner, member)

@@ -15,13 +15,8 @@ def format_transcript(rules, game, seed: int, agents) -> str:
             f"P{i + 1} " + ", ".join(f"{k} {v}" for k, v in row.items()) for i, row in enumerate(result["scores"])))
     labels = rules.card_labels
     for zone in rules.zones.values():
-        if zone.per_player:
-            slots = [(f"{zone.name} P{p + 1}", rules.zone_slot(zone.name, g.n, p)) for p in range(g.n)]
-        elif zone.count is not None:
-            slots = [(f"{zone.name}[{i}]", zone.slot + i) for i in range(zone.count)]
-        else:
-            slots = [(zone.name, zone.slot)]
-        for name, slot in slots:
+        for slot, owner, key in g.layout.slots(zone):
+            name = zone.name + ("" if key is None else f"[{key}]") + ("" if owner is None else f" P{owner + 1}")
             lines.append(f"final {name}: " + " ".join(labels[c] for c in g.zones[slot]))
     lines.append("choices: " + " ".join(str(c) for c in g.history))
     return "\n".join(lines) + "\n"

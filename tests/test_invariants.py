@@ -60,11 +60,7 @@ def _visible_slots(game, player):
     rs, n = game.rs, game.state.n
     out = {}
     for z in rs.zones.values():
-        if z.per_player:
-            slots = [(rs.fixed_slots + z.index * n + p, p) for p in range(n)]
-        else:
-            slots = [(z.slot + i, None) for i in range(z.count or 1)]
-        for s, owner in slots:
+        for s, owner, _ in game.state.layout.slots(z):
             level = z.owner_sees if owner == player else z.others_see
             if level == "cards":
                 out[s] = "all"

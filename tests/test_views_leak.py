@@ -25,9 +25,7 @@ def hidden_positions(game, player):
     rs, g = game.rs, game.state
     out = []
     for z in rs.zones.values():
-        slots = ([(rs.fixed_slots + z.index * g.n + p, p) for p in range(g.n)] if z.per_player
-                 else [(z.slot + i, None) for i in range(z.count or 1)])
-        for slot, owner in slots:
+        for slot, owner, _ in g.layout.slots(z):
             level = z.owner_sees if owner == player else z.others_see
             if level == "cards":
                 continue

@@ -7,6 +7,7 @@ from ..engine import nodes as N
 from ..engine.choices import Choice
 from ..errors import did_you_mean
 from ..expr.compiler import ELEMENT, KIND_WORDS, ExprError, Scope
+from ..expr.compiler import _member_of as member_of
 from ..expr.parser import parse
 from .context import Abort, Context, valid_name
 
@@ -140,16 +141,38 @@ class EffectCompiler:
         f = self._fields(p, value, DEAL_FIELDS, ("from", "to", "count"))
         ctx = self.ctx
         src = ctx.zone(p + ("from",), scope)
-        to = f["to"]
-        if to not in ctx.names.player_zones:
-            zones = ctx.names.player_zones
-            ctx.fail(p + ("to",), f"'deal' gives to a zone of each player; '{to}' is not one",
-                     "unknown-zone", did_you_mean(str(to), zones))
-        ctx.names.used.add(("zone", to))
+        zone, member = self._deal_target(p + ("to",), f["to"], scope)
         count = ctx.expr(p + ("count",), scope)
         players = ctx.expr(p + ("players",), scope) if "players" in f else None
         if_empty = self.block(p + ("if_empty",), scope) if "if_empty" in f else None
-        return N.Deal(src, ctx.names.player_zones[to], count, players, if_empty, self.refill)
+        return N.Deal(src, zone.zid, member, count, players, if_empty, self.refill)
+
+    def _deal_target(self, path, to, scope):
+        """`to: hand` (a zone of each player) or `to: 'stall["red"]'` (one member of a family of each
+        player) -> (the zone, a callable giving the member or None)."""
+        ctx, names = self.ctx, self.ctx.names
+        if isinstance(to, str) and to in names.player_zones:
+            names.used.add(("zone", to))
+            return names.player_zones[to], None
+        tree = None
+        if isinstance(to, str):
+            try:
+                tree = parse(to)
+            except ExprError:
+                tree = None
+        if isinstance(tree, Tree) and tree.data == "index" and isinstance(tree.children[0], Tree) \
+                and tree.children[0].data == "name" and str(tree.children[0].children[0]) in names.player_families:
+            zone = names.player_families[str(tree.children[0].children[0])]
+            key_text = to[tree.children[1].meta.start_pos:tree.children[1].meta.end_pos]
+            key = ctx.expr(path, scope, value=key_text)
+            names.used.add(("zone", zone.name))
+            return zone, member_of(zone, key)
+        if isinstance(to, str) and to in names.player_families:
+            ctx.fail(path, f"'{to}' is a family of zones of each player: say which one, as in '{to}[...]'",
+                     "unknown-zone")
+        zones = set(names.player_zones) | set(names.player_families)
+        ctx.fail(path, f"'deal' gives to a zone of each player; '{to}' is not one", "unknown-zone",
+                 did_you_mean(str(to), zones))
 
     def e_shuffle(self, path, fields, value, scope):
         return N.Shuffle(self.ctx.zone(path + ("shuffle",) if fields else path, scope))

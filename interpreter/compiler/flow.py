@@ -78,8 +78,10 @@ class FlowBuilder:
         turn_loop = ctx.node(F.TurnLoop(ctx.block(turn_nodes), next_player), tpath, "turns")
 
         first = ctx.expr(rpath + ("first_player",), scope) if "first_player" in round_ else None
-        round_nodes = [ctx.node(F.RoundStart(first), rpath, "round")]
+        round_nodes = [ctx.node(F.RoundStart(), rpath, "round")]
         self._add_block(round_nodes, rpath + ("start",), round_, "start", scope)
+        round_nodes.append(ctx.node(F.RoundFirstPlayer(first), rpath + ("first_player",) if first else rpath,
+                                    "first player"))
         round_nodes.append(turn_loop)
         self._add_block(round_nodes, rpath + ("end",), round_, "end", scope)
         round_loop = ctx.node(F.RoundLoop(ctx.block(round_nodes)), rpath, "rounds")

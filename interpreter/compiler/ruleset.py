@@ -5,9 +5,12 @@ import hashlib
 import json
 
 from ..engine.choices import Action
+from ..engine.layout import MAX_FAMILY
 from ..engine.values import Card
 from ..engine.view import LEVELS, VISIBILITIES
-from ..expr.compiler import BUILTIN_NAMES, Scope
+from ..expr.compiler import BUILTIN_NAMES, Names, Scope, UserFunction, compile_expr
+from ..expr.functions import FUNCTIONS
+from ..expr.parser import ExprError, _names_in, parse
 from ..ruleset import CardVariable, Ruleset, Scoring, Variable, Zone
 from ..errors import did_you_mean
 from .context import Abort, Context, valid_name
@@ -17,14 +20,15 @@ from .flow import (AGENT_NAMES, AGENTS_KEYS, DEFAULT_TURN_LIMIT, END_KEYS, FLOW_
                    ROUND_KEYS, SCORING_KEYS, STEP_KEYS, TURN_KEYS, FlowBuilder)
 
 TOP_KEYS = {"name", "title", "text", "sources", "players", "parameters", "components", "zones", "variables",
-            "player_variables", "card_variables", "procedures", "setup", "actions", "flow", "scoring", "limits",
-            "extends", "agents"}
-ZONE_KEYS = {"per_player", "count", "visibility", "ordered", "refill_from", "text"}
+            "player_variables", "card_variables", "functions", "procedures", "setup", "actions", "flow", "scoring",
+            "limits", "extends", "agents"}
+ZONE_KEYS = {"per_player", "count", "keys", "visibility", "ordered", "refill_from", "text"}
 ACTION_KEYS = {"text", "args", "when", "if", "label", "do"}
-COMPONENT_KEYS = ("cards", "label", "in", "text", "total")
+COMPONENT_KEYS = ("cards", "label", "in", "text", "total", "computed")
 PLAYERS_KEYS = ("min", "max")
 PROCEDURE_KEYS = ("args", "do")
 PARAMETER_KEYS = ("value", "choices", "text")
+FUNCTION_KEYS = ("args", "value", "text")
 VARIABLE_KEYS = ("value", "visible", "counter", "text")
 CARD_VARIABLE_KEYS = ("value", "keep", "visible", "text")
 VISIBILITY_KEYS = ("owner", "others")
@@ -78,6 +82,8 @@ class _Builder(FlowBuilder):
         self.guard(self.zones)
         self.variables()
         ctx.check()  # names must be complete before expressions are compiled
+        self.guard(self.functions)
+        ctx.check()
         refill = {}
         for z in self.zone_defs.values():
             if z.refill_from is not None:
@@ -105,7 +111,7 @@ class _Builder(FlowBuilder):
             text=str(data.get("text") or ""), sources=list(data.get("sources") or []),
             min_players=lo, max_players=hi, params=self.params, cards=self.cards, card_labels=labels,
             card_attrs=ctx.names.card_attrs, zones=self.zone_defs, fixed_slots=ctx.names.fixed_slots,
-            player_zone_names=list(ctx.names.player_zones), initial_cards=self.initial,
+            initial_cards=self.initial,
             global_vars=self.global_vars, player_vars=self.player_vars,
             param_choices=self.param_choices, param_texts=self.param_texts,
             card_values=self.card_values, card_vars=self.card_var_defs, var_specs=self.var_specs,
@@ -265,7 +271,53 @@ class _Builder(FlowBuilder):
         if "type" not in attrs:
             attrs.insert(0, "type")
         ctx.names.card_attrs = {a: [c.get(a) for c in self.cards] for a in attrs}
+        for ctype, first, last, _, path in self.card_homes:
+            computed = comps[ctype].get("computed")
+            if computed is not None:
+                self.guard(self._computed, path + ("computed",), computed, first, last)
         self.card_values = tuple(Card(i) for i in range(len(self.cards)))
+
+    def _computed(self, path, spec, first, last):
+        """`computed: {name: expression}`: attributes that follow from a card's other attributes, worked out
+        once for every card of the type when the ruleset loads."""
+        ctx = self.ctx
+        if not isinstance(spec, dict):
+            ctx.fail(path, "computed is a map of attribute: expression over the card's other attributes", "type")
+        table = ctx.names.card_attrs
+        for name, text in spec.items():
+            apath = path + (name,)
+            self._name(apath, name)
+            if name in table and any(table[name][c] is not None for c in range(first, last)):
+                ctx.fail(apath, f"'{name}' is already an attribute of these cards", "name-clash", key=True)
+            try:
+                tree = parse(text if isinstance(text, str) else str(text))
+                calls = [t for t in tree.iter_subtrees() if t.data == "call"] if hasattr(tree, "iter_subtrees") else []
+                lambdas = {str(t.children[0]) for t in tree.iter_subtrees() if t.data == "lambda_"} \
+                    if hasattr(tree, "iter_subtrees") else set()
+                for n in _names_in(tree):
+                    if n not in table and n != "it" and n not in lambdas:
+                        raise ExprError(f"'{n}' is not an attribute of the card: a computed attribute may use "
+                                        "the card's own attributes only", self._offset_of(text, n), code="computed")
+                for c in calls:
+                    fname = str(c.children[0])
+                    if fname not in FUNCTIONS or FUNCTIONS[fname].needs_game:
+                        raise ExprError(f"{fname}() cannot be used in a computed attribute (it needs the game)",
+                                        self._offset_of(text, fname), code="computed")
+                fn = compile_expr(text, Names(card_attrs=table), Scope({}, "card"))
+            except ExprError as exc:
+                ctx.fail(apath, exc.message, exc.code, exc.hint, offset=exc.offset)
+            values = table.setdefault(name, [None] * len(self.cards))
+            for c in range(first, last):
+                try:
+                    values[c] = fn(None, {}, c)
+                except (TypeError, ValueError, ZeroDivisionError, IndexError) as exc:
+                    ctx.fail(apath, f"cannot compute '{name}' for the card {self.cards[c]}: {exc}", "computed")
+                self.cards[c][name] = values[c]
+
+    @staticmethod
+    def _offset_of(text, word) -> int:
+        at = str(text).find(word)
+        return max(at, 0)
 
     def _each(self, path, each):
         """`each: {suit: [a, b], rank: [1, 2]}` -> one attribute map per combination (a card per combination)."""
@@ -323,36 +375,33 @@ class _Builder(FlowBuilder):
                 if k not in ZONE_KEYS:
                     ctx.unknown(path + (k,), "zone field", k, ZONE_KEYS, key=True)
             vis = spec.get("visibility", "public")
-            z = Zone(name, bool(spec.get("per_player", False)), spec.get("count"), vis,
+            z = Zone(name, bool(spec.get("per_player", False)), None, vis,
                      bool(spec.get("ordered", True)), spec.get("refill_from"), str(spec.get("text", "")))
+            z.zid = len(defs)
             try:
                 z.owner_sees, z.others_see = self._visibility(path + ("visibility",), vis, z.per_player)
             except Abort:
                 pass   # reported; the zone stays public so that the rest can be checked
-            if z.per_player and z.count is not None:
-                ctx.error(path + ("count",), "a zone is either per player or a numbered family, not both", "zone")
-            if z.count is not None and (not isinstance(z.count, int) or not 1 <= z.count <= 1000):
-                ctx.error(path + ("count",), "count must be a whole number from 1 to 1000", "type")
-                z.count = 1
-            if not z.per_player:
+            try:
+                z.count, z.keys = self._family(path, spec)
+            except Abort:
+                pass
+            static = z.keys is not None or z.count is None or isinstance(z.count, int)
+            if not z.per_player and static:
                 z.slot = slot
-                slot += z.count or 1
+                slot += z.size
             defs[name] = z
-        index = 0
-        for z in defs.values():
-            if z.per_player:
-                z.index = index
-                index += 1
         for z in defs.values():
             if z.refill_from is not None:
                 other = defs.get(z.refill_from)
-                if other is None or other.per_player or other.count is not None or z.per_player or z.count:
+                if other is None or other.per_player or other.is_family or z.per_player or z.is_family:
                     ctx.error(("zones", z.name, "refill_from"), "refill_from links two single shared zones; "
                               f"'{z.refill_from}' is not one", "zone")
         names = ctx.names
-        names.shared_zones = {z.name: z.slot for z in defs.values() if not z.per_player and z.count is None}
-        names.families = {z.name: (z.slot, z.count) for z in defs.values() if z.count is not None}
-        names.player_zones = {z.name: z.index for z in defs.values() if z.per_player}
+        names.shared_zones = {z.name: z.slot for z in defs.values() if not z.per_player and not z.is_family}
+        names.families = {z.name: z for z in defs.values() if not z.per_player and z.is_family}
+        names.player_zones = {z.name: z for z in defs.values() if z.per_player and not z.is_family}
+        names.player_families = {z.name: z for z in defs.values() if z.per_player and z.is_family}
         names.fixed_slots = slot
         self.zone_defs = defs
         self.initial = {}
@@ -363,6 +412,52 @@ class _Builder(FlowBuilder):
                 ctx.unknown(path + ("in",), "shared zone", home, names.shared_zones, "unknown-zone")
             else:
                 self.initial.setdefault(names.shared_zones[home], []).extend(self.card_values[first:last])
+
+    def _family(self, path, spec):
+        """`count:` (a number, a parameter or player_count) or `keys:` (a list, or {attribute: name}) ->
+        (count, keys) of a family of zones; (None, None) for a single zone."""
+        ctx = self.ctx
+        if "count" in spec and "keys" in spec:
+            ctx.fail(path + ("keys",), "a family has either a count or keys, not both", "zone", key=True)
+        if "keys" in spec:
+            keys = spec["keys"]
+            kpath = path + ("keys",)
+            if isinstance(keys, dict):
+                if list(keys) != ["attribute"]:
+                    ctx.fail(kpath, "keys is a list of values, or {attribute: name} for one zone per value of "
+                             "a card attribute", "type")
+                attr = keys["attribute"]
+                table = ctx.names.card_attrs
+                if attr not in table:
+                    ctx.unknown(kpath + ("attribute",), "card attribute", attr, table)
+                keys = [v for v in dict.fromkeys(table[attr]) if v is not None]
+            if not isinstance(keys, list) or not keys or not all(isinstance(k, (int, str)) and not isinstance(k, bool)
+                                                                  for k in keys):
+                ctx.fail(kpath, "keys is a list of numbers or texts (or {attribute: name})", "type")
+            if len(set(keys)) != len(keys):
+                ctx.fail(kpath, "the keys of a family must be different", "zone")
+            if len(keys) > MAX_FAMILY:
+                ctx.fail(kpath, f"a family has at most {MAX_FAMILY} zones", "too-large")
+            return None, list(keys)
+        count = spec.get("count")
+        if count is None:
+            return None, None
+        cpath = path + ("count",)
+        if isinstance(count, bool) or not isinstance(count, (int, str)):
+            ctx.fail(cpath, "count is a whole number, a parameter or player_count", "type")
+        if isinstance(count, int):
+            if not 1 <= count <= MAX_FAMILY:
+                ctx.fail(cpath, f"count must be a whole number from 1 to {MAX_FAMILY}", "type")
+            return count, None
+        if count != "player_count":
+            if count not in self.params:
+                ctx.unknown(cpath, "parameter", count, list(self.params) + ["player_count"], "unknown-name")
+            ctx.names.used.add(("param", count))
+            values = self.params[count].values() if isinstance(self.params[count], dict) else [self.params[count]]
+            if not all(type(v) is int and 1 <= v <= MAX_FAMILY for v in values):
+                ctx.fail(cpath, f"the parameter '{count}' must be a whole number from 1 to {MAX_FAMILY} "
+                         "to give the size of a family", "type")
+        return count, None
 
     def _visibility(self, path, vis, per_player):
         """`visibility:` -> (what the owner sees, what the others see), each cards/top/count/none."""
@@ -432,6 +527,60 @@ class _Builder(FlowBuilder):
                 ctx.error(path, f"'{n}' is both a {seen[n]} and a {kind}; names must be unique", "name-clash",
                           key=len(path) > 1)
             seen[n] = kind
+
+    def functions(self):
+        """`functions:` name -> expression, or {args: [...], value: expression}: declared, then each body
+        compiled once with arguments of any kind, so that a mistake is found at its own line."""
+        ctx = self.ctx
+        section = self.section("functions", {})
+        if not isinstance(section, dict):
+            ctx.fail(("functions",), "expected a map of name: expression (or {args, value})", "type")
+        taken = ctx.names.all_names() | {"it"}
+        for name, spec in section.items():
+            path = ("functions", name)
+            try:
+                self._name(path, name)
+                if name in FUNCTIONS:
+                    ctx.fail(path, f"'{name}' is a built-in function; choose another name", "name-clash", key=True)
+                if name in taken:
+                    ctx.fail(path, f"'{name}' is already the name of something in this ruleset", "name-clash", key=True)
+                args, vpath = [], path
+                if isinstance(spec, dict):
+                    for k in spec:
+                        if k not in FUNCTION_KEYS:
+                            ctx.unknown(path + (k,), "function field", k, FUNCTION_KEYS, "unknown-field", key=True)
+                    if "value" not in spec:
+                        ctx.fail(path, "a function needs 'value:', the expression it computes", "missing-field")
+                    args = spec.get("args") or []
+                    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+                        ctx.fail(path + ("args",), "expected a list of argument names", "type")
+                    for i, a in enumerate(args):
+                        self._name(path + ("args", i), a)
+                        if a in taken or a in section:
+                            ctx.fail(path + ("args", i), f"'{a}' is already a name in this ruleset; "
+                                     "choose another for the argument", "name-clash")
+                    vpath, text = path + ("value",), spec["value"]
+                else:
+                    text = spec
+                if not isinstance(text, (str, int, bool)):
+                    ctx.fail(vpath, "expected an expression", "type")
+                try:
+                    tree = parse(str(text) if not isinstance(text, bool) else str(text).lower())
+                except ExprError as exc:
+                    ctx.fail(vpath, exc.message, exc.code, exc.hint, offset=exc.offset)
+                ctx.names.functions[name] = UserFunction(name, tuple(args), str(text), tree)
+            except Abort:
+                continue
+        for name, uf in ctx.names.functions.items():
+            spec = section[name]
+            vpath = ("functions", name, "value") if isinstance(spec, dict) else ("functions", name)
+            ctx.names.calling[:] = [name]
+            try:
+                ctx.expr(vpath, Scope({a: "any" for a in uf.args}))
+            except Abort:
+                pass
+            finally:
+                ctx.names.calling[:] = []
 
     def _initial(self, path, value):
         if not isinstance(value, (int, str, bool, list)) and value is not None:

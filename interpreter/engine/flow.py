@@ -25,13 +25,19 @@ class RoundLoop(Node):
 
 
 class RoundStart(Node):
-    """Count the round and choose who starts it."""
+    """Count the round (its `start` effects run next, then its first player is chosen)."""
+
+    def run(self, vm, g, frame):
+        g.round += 1
+
+
+class RoundFirstPlayer(Node):
+    """After the round's `start` effects: choose who starts it (the deal may decide it)."""
 
     def __init__(self, first_player):
         self.first_player = first_player
 
     def run(self, vm, g, frame):
-        g.round += 1
         if self.first_player is not None:
             g.current = as_player(g, self.first_player(g, frame[2], None), "the round's first player")
         frame[2]["me"] = g.current

@@ -68,7 +68,9 @@ class Game:
         g.players = list(PLAYERS[:players])
         g.params = resolved_params
         g.rng = random.Random(seed)
-        g.zones = [[] for _ in range(rs.fixed_slots + len(rs.player_zone_names) * players)]
+        g.layout = rs.layout(players, resolved_params)
+        g.zbase = g.layout.base
+        g.zones = [[] for _ in range(g.layout.total)]
         for slot, cards in rs.initial_cards.items():
             g.zones[slot].extend(cards)
         g.vars = {k: _fresh(v) for k, v in rs.global_vars.items()}
@@ -189,8 +191,10 @@ class Game:
         try:
             if data.get("fingerprint") != ruleset.fingerprint:
                 raise GameError("this saved game was made with a different ruleset", "saved-game")
-            return cls(ruleset, State.from_json(data["state"], ruleset.blocks.__getitem__, ruleset.card_values),
-                       record)
+            state = State.from_json(data["state"], ruleset.blocks.__getitem__, ruleset.card_values)
+            state.layout = ruleset.layout(state.n, state.params)
+            state.zbase = state.layout.base
+            return cls(ruleset, state, record)
         except GameError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as exc:

@@ -20,11 +20,7 @@ def determinize(game, player: int, rng):
     holes = []   # (slot, position) of every card the player cannot see, but for zones shown as nothing
     unseen = []  # ... and the cards of those zones
     for z in rs.zones.values():
-        if z.per_player:
-            slots = [(rs.fixed_slots + z.index * g.n + p, p) for p in range(g.n)]
-        else:
-            slots = [(z.slot + i, None) for i in range(z.count or 1)]
-        for slot, owner in slots:
+        for slot, owner, _ in g.layout.slots(z):
             level = z.level(player, owner)
             cards = g.zones[slot]
             if level == "none":

@@ -97,8 +97,8 @@ class Move(Node):
 class Deal(Node):
     """Deal a number of cards to each of some players, one card at a time around the table."""
 
-    def __init__(self, src, zone_index, count, players, if_empty_block, refill):
-        self.src, self.zone_index, self.count, self.players = src, zone_index, count, players
+    def __init__(self, src, zid, member, count, players, if_empty_block, refill):
+        self.src, self.zid, self.member, self.count, self.players = src, zid, member, count, players
         self.if_empty, self.refill = if_empty_block, refill
 
     def run(self, vm, g, frame):
@@ -106,7 +106,7 @@ class Deal(Node):
         s = self.src(g, env, None)
         k = self.count(g, env, None)
         who = g.players if self.players is None else as_players(g, self.players(g, env, None), "deal's players")
-        base = vm.rs.fixed_slots + self.zone_index * g.n
+        base = g.zbase[self.zid] + (0 if self.member is None else self.member(g, env, None) * g.n)
         zones = g.zones
         dealt = []
         short = False
@@ -189,7 +189,7 @@ def _shown(vm, g, cards, who) -> str:
     for c in cards:
         slot = next((i for i, z in enumerate(g.zones) if c in z), None)
         where.setdefault(slot, []).append(c)
-    parts = [(vm.rs.slot_name(slot, g.n) + ": " if slot is not None else "") + vm.format(cs)
+    parts = [(vm.rs.slot_name(slot, g.layout) + ": " if slot is not None else "") + vm.format(cs)
              for slot, cs in where.items()]
     return f"{vm.format(list(who))} {'sees' if len(who) == 1 else 'see'} " + "; ".join(parts)
 

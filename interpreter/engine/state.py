@@ -10,7 +10,7 @@ class State:
     """Everything that changes during a game. Cloning copies lists; JSON holds the same fields."""
 
     __slots__ = ("n", "players", "zones", "vars", "pvars", "cvars", "known", "params", "current", "round", "turn",
-                 "rng", "stack", "pending", "result", "history", "log", "seed")
+                 "rng", "stack", "pending", "result", "history", "log", "seed", "layout", "zbase")
 
     def __init__(self):
         self.cvars = {}       # card variable -> list of values, indexed by card id
@@ -29,6 +29,7 @@ class State:
         `share_rng` keeps the same random generator object (lookahead trials, which are thrown away)."""
         c = State.__new__(State)
         c.n, c.players, c.seed = self.n, self.players, self.seed
+        c.layout, c.zbase = self.layout, self.zbase   # derived from the player count and parameters
         c.zones = [z[:] for z in self.zones]
         c.vars = {k: _copy(v) for k, v in self.vars.items()}
         c.pvars = {k: _copy(v) for k, v in self.pvars.items()}

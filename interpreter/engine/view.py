@@ -76,14 +76,23 @@ def view(game, player: int, ids: bool = False) -> dict:
     rs, g = game.rs, game.state
     v = Viewer(game, player, ids)
     zones = {}
+    layout = g.layout
     for zone in rs.zones.values():
+        keyed = zone.keys is not None
         if zone.per_player:
-            zones[zone.name] = {
-                seat_name(p): v.zone(zone, g.zones[rs.fixed_slots + zone.index * g.n + p], p)
-                for p in range(g.n)
-            }
-        elif zone.count is not None:
-            zones[zone.name] = [v.zone(zone, g.zones[zone.slot + i], None) for i in range(zone.count)]
+            shown = {seat_name(p): {} if keyed else [] for p in range(g.n)}
+            for slot, p, key in layout.slots(zone):
+                entry = v.zone(zone, g.zones[slot], p)
+                if not zone.is_family:
+                    shown[seat_name(p)] = entry
+                elif keyed:
+                    shown[seat_name(p)][key] = entry
+                else:
+                    shown[seat_name(p)].append(entry)
+            zones[zone.name] = shown
+        elif zone.is_family:
+            members = [(key, v.zone(zone, g.zones[slot], None)) for slot, _, key in layout.slots(zone)]
+            zones[zone.name] = dict(members) if keyed else [entry for _, entry in members]
         else:
             zones[zone.name] = v.zone(zone, g.zones[zone.slot], None)
     specs = rs.var_specs
@@ -113,9 +122,7 @@ def may_see_card(game, player: int, card) -> bool:
     """Whether `player` may see which card this is, wherever it lies now (used by leak tests and bots)."""
     rs, g = game.rs, game.state
     for zone in rs.zones.values():
-        slots = ([(rs.fixed_slots + zone.index * g.n + p, p) for p in range(g.n)] if zone.per_player
-                 else [(zone.slot + i, None) for i in range(zone.count or 1)])
-        for slot, owner in slots:
+        for slot, owner, _ in g.layout.slots(zone):
             cards = g.zones[slot]
             if card in cards:
                 level = zone.level(player, owner)

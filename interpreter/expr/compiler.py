@@ -28,18 +28,31 @@ class Names:
     card_attrs: dict = field(default_factory=dict)        # attribute -> list indexed by card id
     card_vars: dict = field(default_factory=dict)         # card variable -> its default value
     shared_zones: dict = field(default_factory=dict)      # name -> slot
-    families: dict = field(default_factory=dict)          # name -> (first slot, how many)
-    player_zones: dict = field(default_factory=dict)      # name -> index among per-player zones
+    families: dict = field(default_factory=dict)          # name -> Zone: a shared family (row[0], stall["red"])
+    player_zones: dict = field(default_factory=dict)      # name -> Zone: one zone per player (me.hand)
+    player_families: dict = field(default_factory=dict)   # name -> Zone: a family per player (me.stall["red"])
     fixed_slots: int = 0                                   # slots before the per-player zones
     global_vars: set = field(default_factory=set)
     player_vars: set = field(default_factory=set)
     params: set = field(default_factory=set)
     visible: dict = field(default_factory=dict)          # variable -> public, owner or nobody
+    functions: dict = field(default_factory=dict)        # the ruleset's own functions: name -> UserFunction
     used: set = field(default_factory=set)                 # (kind, name) pairs seen, for lint
+    calling: list = field(default_factory=list)            # functions being compiled (to refuse recursion)
 
     def all_names(self) -> set:
         return (set(self.card_attrs) | set(self.card_vars) | set(self.shared_zones) | set(self.families)
-                | set(self.player_zones) | self.global_vars | self.player_vars | self.params | set(BUILTIN_NAMES) | set(FUNCTIONS))
+                | set(self.player_zones) | set(self.player_families) | set(self.functions) | self.global_vars | self.player_vars | self.params | set(BUILTIN_NAMES) | set(FUNCTIONS))
+
+
+@dataclass
+class UserFunction:
+    """A function of the ruleset (`functions:`): argument names and one expression, inlined where called."""
+
+    name: str
+    args: tuple
+    text: str
+    tree: object = None
 
 
 @dataclass
@@ -222,8 +235,7 @@ class _Compiler:
             return (lambda g, e, it: g.zones[slot]), "cards"
         if name in n.families:
             n.used.add(("zone", name))
-            base, count = n.families[name]
-            return (lambda g, e, it: g.zones[base:base + count]), "list"
+            return _members(n.families[name]), "list"
         if name in n.global_vars:
             n.used.add(("var", name))
             self.reads.add(("var", name))
@@ -231,7 +243,7 @@ class _Compiler:
         if name in n.params:
             n.used.add(("param", name))
             return (lambda g, e, it: g.params[name]), "any"
-        if name in n.player_zones:
+        if name in n.player_zones or name in n.player_families:
             self.fail(f"'{name}' is a zone of each player: say whose, as in 'me.{name}' or 'current.{name}'",
                       t, code="unknown-name")
         if name in n.player_vars:
@@ -284,23 +296,26 @@ class _Compiler:
                     return [table[c] for c in v]
                 return None if v is None else table[v]
             return card_var, ("values" if kind in ("cards", "list", "groups") else "any")
-        if name in n.player_zones:
+        if name in n.player_zones or name in n.player_families:
             if kind in ("card", "cards", "int", "str", "bool"):
                 self.fail(f"'{name}' is a zone of each player, but this is a {kind}", tok, code="type")
             n.used.add(("zone", name))
-            idx, fixed = n.player_zones[name], n.fixed_slots
+            z = n.player_zones.get(name) or n.player_families[name]
+            if name in n.player_families:
+                return _player_members(z, base), ("list" if kind != "players" else "list")
+            zid = z.zid
             if isinstance(base_tree, Tree) and base_tree.data == "name" and str(base_tree.children[0]) not in s.locals:
                 who = str(base_tree.children[0])
                 if who == "me":
-                    return (lambda g, e, it: g.zones[fixed + idx * g.n + e["me"]]), "cards"
+                    return (lambda g, e, it: g.zones[g.zbase[zid] + e["me"]]), "cards"
                 if who == "current":
-                    return (lambda g, e, it: g.zones[fixed + idx * g.n + g.current]), "cards"
+                    return (lambda g, e, it: g.zones[g.zbase[zid] + g.current]), "cards"
 
             def player_zone(g, e, it):
                 p = base(g, e, it)
                 if type(p) is list:
-                    return [g.zones[fixed + idx * g.n + q] for q in p]
-                return g.zones[fixed + idx * g.n + p]
+                    return [g.zones[g.zbase[zid] + q] for q in p]
+                return g.zones[g.zbase[zid] + p]
             return player_zone, ("list" if kind == "players" else "cards")
         if name in n.player_vars:
             if kind in ("card", "cards", "str", "bool"):
@@ -315,33 +330,48 @@ class _Compiler:
                     return [table[q] for q in p]
                 return table[p]
             return player_var, "any"
-        known = set(n.card_attrs) | set(n.card_vars) | set(n.player_zones) | n.player_vars
+        known = set(n.card_attrs) | set(n.card_vars) | set(n.player_zones) | set(n.player_families) | n.player_vars
         self.fail(f"unknown attribute '{name}'", tok, did_you_mean(name, known), code="unknown-name")
 
     def index(self, t, s):
         base_tree, idx_tree = t.children
+        member = self._member_slot(base_tree, idx_tree, s)
+        if member is not None:
+            return (lambda g, e, it: g.zones[member(g, e, it)]), "cards"
         idx, _ = self.compile(idx_tree, s)
-        if isinstance(base_tree, Tree) and base_tree.data == "name" and str(base_tree.children[0]) in self.names.families \
-                and str(base_tree.children[0]) not in s.locals:
-            slot_of = self._family_slot(base_tree, idx, t)
-            return (lambda g, e, it: g.zones[slot_of(g, e, it)]), "cards"
         base, kind = self.compile(base_tree, s)
 
         def index(g, e, it):
             return base(g, e, it)[idx(g, e, it)]
         return index, ELEMENT.get(kind, "any")
 
-    def _family_slot(self, name_tree, idx, node):
-        name = str(name_tree.children[0])
-        self.names.used.add(("zone", name))
-        first, count = self.names.families[name]
-
-        def slot(g, e, it):
-            i = idx(g, e, it)
-            if type(i) is not int or not 0 <= i < count:
-                raise IndexError(f"{name}[{i}] does not exist: {name} has {count} zones, numbered 0 to {count - 1}")
-            return first + i
-        return slot
+    def _member_slot(self, base_tree, idx_tree, s):
+        """`row[i]` or `p.stall[key]`: a callable giving the slot of one member of a family, or None when
+        the tree names no family."""
+        n = self.names
+        if not isinstance(base_tree, Tree):
+            return None
+        if base_tree.data == "name" and str(base_tree.children[0]) in n.families \
+                and str(base_tree.children[0]) not in s.locals:
+            z = n.families[str(base_tree.children[0])]
+            n.used.add(("zone", z.name))
+            member = _member_of(z, self.compile(idx_tree, s)[0])
+            if z.slot >= 0:
+                first = z.slot
+                return lambda g, e, it: first + member(g, e, it)
+            zid = z.zid
+            return lambda g, e, it: g.zbase[zid] + member(g, e, it)
+        if base_tree.data == "attr" and str(base_tree.children[1]) in n.player_families:
+            z = n.player_families[str(base_tree.children[1])]
+            p, kind = self.compile(base_tree.children[0], s)
+            if kind not in ("player", "any", "int"):
+                self.fail(f"'{z.name}' is a family of zones of each player, but this is a {kind}",
+                          base_tree.children[1], code="type")
+            n.used.add(("zone", z.name))
+            member = _member_of(z, self.compile(idx_tree, s)[0])
+            zid = z.zid
+            return lambda g, e, it: g.zbase[zid] + member(g, e, it) * g.n + p(g, e, it)
+        return None
 
     # operators ------------------------------------------------------------
     def neg(self, t, s):
@@ -492,6 +522,8 @@ class _Compiler:
     def call(self, t, s):
         tok, *arg_trees = t.children
         name = str(tok)
+        if name in self.names.functions:
+            return self._user_call(self.names.functions[name], tok, arg_trees, s)
         fn = FUNCTIONS.get(name)
         if fn is None:
             self.fail(f"unknown function '{name}'", tok, did_you_mean(name, FUNCTIONS), code="unknown-function")
@@ -542,6 +574,41 @@ class _Compiler:
         elif kind == "item":
             kind = ELEMENT.get(kinds[0], "any") if kinds else "any"
         return self._call(fn, args), kind
+
+    def _user_call(self, uf, tok, arg_trees, s):
+        """A call of one of the ruleset's functions: its body is compiled here, with the kinds of the
+        arguments given, and runs with `me` and the arguments as its only local names."""
+        if len(arg_trees) != len(uf.args):
+            self.fail(f"{uf.name}() takes {len(uf.args)} argument{'s' if len(uf.args) != 1 else ''}, "
+                      f"got {len(arg_trees)}", tok, code="arity")
+        stack = self.names.calling
+        if uf.name in stack:
+            chain = " -> ".join(stack[stack.index(uf.name):] + [uf.name])
+            self.fail(f"function '{uf.name}' calls itself ({chain}): a function cannot be recursive", tok,
+                      code="recursion")
+        self.names.used.add(("function", uf.name))
+        args = [self.compile(a, s) for a in arg_trees]
+        body_scope = Scope({a: k for a, (_, k) in zip(uf.args, args)})
+        stack.append(uf.name)
+        try:
+            inner = _Compiler(self.names, uf.text)
+            body, kind = inner.compile(uf.tree, body_scope)
+        except ExprError as exc:
+            message = exc.message if exc.message.startswith("in function") else f"in function '{uf.name}': {exc.message}"
+            self.fail(message, tok, exc.hint, code=exc.code)
+        finally:
+            stack.pop()
+        self.uses_random = self.uses_random or inner.uses_random
+        self.reads |= inner.reads
+        fns = [f for f, _ in args]
+        names = uf.args
+
+        def user_call(g, e, it):
+            env = {"me": e["me"]} if "me" in e else {}
+            for n, f in zip(names, fns):
+                env[n] = f(g, e, it)
+            return body(g, env, None)
+        return user_call, kind
 
     @staticmethod
     def _call(fn, args):
@@ -606,25 +673,90 @@ class _Compiler:
                 return lambda g, e, it: slot
             if name in n.families:
                 self.fail(f"'{name}' is a family of zones: say which one, as in '{name}[0]'", t, code="zone")
-            if name in n.player_zones:
+            if name in n.player_zones or name in n.player_families:
                 self.fail(f"'{name}' is a zone of each player: say whose, as in 'me.{name}'", t, code="zone")
-            zones = set(n.shared_zones) | set(n.families) | set(n.player_zones)
+            zones = set(n.shared_zones) | set(n.families) | set(n.player_zones) | set(n.player_families)
             self.fail(f"unknown zone '{name}'", t, did_you_mean(name, zones), code="unknown-zone")
         if isinstance(t, Tree) and t.data == "index":
-            base_t, idx_t = t.children
-            if isinstance(base_t, Tree) and base_t.data == "name" and str(base_t.children[0]) in n.families:
-                idx, _ = self.compile(idx_t, s)
-                return self._family_slot(base_t, idx, t)
+            slot = self._member_slot(t.children[0], t.children[1], s)
+            if slot is not None:
+                return slot
         if isinstance(t, Tree) and t.data == "attr":
             base_t, tok = t.children
             name = str(tok)
+            if name in n.player_families:
+                self.fail(f"'{name}' is a family of zones of each player: say which one, as in 'me.{name}[...]'",
+                          tok, code="zone")
             if name in n.player_zones:
                 p, kind = self.compile(base_t, s)
                 if kind not in ("player", "any", "int"):
                     self.fail(f"'{name}' is a zone of each player, but this is a {kind}", tok, code="type")
                 n.used.add(("zone", name))
-                idx, fixed = n.player_zones[name], n.fixed_slots
-                return lambda g, e, it: fixed + idx * g.n + p(g, e, it)
-            zones = set(n.player_zones)
+                zid = n.player_zones[name].zid
+                return lambda g, e, it: g.zbase[zid] + p(g, e, it)
+            zones = set(n.player_zones) | set(n.player_families)
             self.fail(f"unknown zone '{name}'", tok, did_you_mean(name, zones), code="unknown-zone")
         self.fail("this is not a zone: write a zone name such as 'deck', 'row[i]' or 'me.hand'", t, code="zone")
+
+
+def _size(z):
+    """A family's number of members: fixed, or read from the game's layout."""
+    if z.keys is not None or isinstance(z.count, int):
+        k = z.size
+        return lambda g: k
+    zid = z.zid
+    return lambda g: g.layout.size[zid]
+
+
+def _member_of(z, idx):
+    """The member number a key or index names in a family; a wrong one stops the game with its name."""
+    name = z.name
+    if z.keys is not None:
+        table = {k: i for i, k in enumerate(z.keys)}
+        shown = ", ".join(map(str, z.keys))
+
+        def member(g, e, it):
+            key = idx(g, e, it)
+            m = table.get(key) if type(key) in (int, str) else None
+            if m is None:
+                raise IndexError(f"{name}[{key!r}] does not exist: the members of {name} are {shown}")
+            return m
+        return member
+    size = _size(z)
+
+    def numbered(g, e, it):
+        i = idx(g, e, it)
+        k = size(g)
+        if type(i) is not int or not 0 <= i < k:
+            raise IndexError(f"{name}[{i}] does not exist: {name} has {k} zones, numbered 0 to {k - 1}")
+        return i
+    return numbered
+
+
+def _members(z):
+    """A shared family as a value: the list of its zones."""
+    if z.slot >= 0:
+        first, k = z.slot, z.size
+        return lambda g, e, it: g.zones[first:first + k]
+    zid, size = z.zid, _size(z)
+
+    def members(g, e, it):
+        b = g.zbase[zid]
+        return g.zones[b:b + size(g)]
+    return members
+
+
+def _player_members(z, base):
+    """`p.stall`: the list of a player's zones of a family (for a list of players, a list of such lists)."""
+    zid, size = z.zid, _size(z)
+
+    def of(g, p):
+        b, n = g.zbase[zid], g.n
+        return [g.zones[b + m * n + p] for m in range(size(g))]
+
+    def members(g, e, it):
+        p = base(g, e, it)
+        if type(p) is list:
+            return [of(g, q) for q in p]
+        return of(g, p)
+    return members
