@@ -309,23 +309,17 @@ def simulate_cmd(ruleset, games, players, agents, seed, params, as_json, out, pl
     """
     rules = load(ruleset)
     n = _resolve_players(rules, players)
-    names = _bots(_agents(agents) or [rules.default_agent or "random"])
+    names = _bots(_agents(agents) or [rules.default_agent or "random"], "simulate")
     overrides = _params(params)
     if plots:
         pyplot()   # a missing extra is reported before the games are played
     runner = _runner(jobs, backend, ray_address)
-    writer = RecordWriter(out, columns(score_parts(rules), n, counter_names(rules))) if out else None
-    try:
-        with _progress(games, "simulating", not as_json) as update:
-            run = run_simulation(rules, games, n, names, seed, overrides, runner, update,
-                                 on_row=writer.write if writer else None)
-    except BaseException:
-        if writer:
-            writer.close(keep=False)
-        raise
+    with _records(out, columns(score_parts(rules), n, counter_names(rules))) as writer, \
+            _progress(games, "simulating", not as_json) as update:
+        run = run_simulation(rules, games, n, names, seed, overrides, runner, update,
+                             on_row=writer.write if writer else None)
     summary = run.summary
-    if writer:
-        writer.close()
+    if out:
         summary["records"] = out
     if plots:
         summary["plots"] = simulation_plots(summary, run.tally, plots)
@@ -336,10 +330,25 @@ def simulate_cmd(ruleset, games, players, agents, seed, params, as_json, out, pl
     _print_files(summary)
 
 
-def _bots(names: list[str]) -> list[str]:
+def _bots(names: list[str], command: str) -> list[str]:
     if "human" in names:
-        raise click.BadParameter("bots only here; use 'rulebook play' to play", param_hint="--agents")
+        raise click.BadParameter(f"{command} plays bots only; use 'rulebook play' to play", param_hint="--agents")
     return names
+
+
+@contextmanager
+def _records(out: str | None, names: list[str]):
+    """The record file's writer (None without --out): put in place when the run succeeds, else dropped."""
+    if not out:
+        yield None
+        return
+    writer = RecordWriter(out, names)
+    try:
+        yield writer
+    except BaseException:
+        writer.close(keep=False)
+        raise
+    writer.close()
 
 
 def _print_files(summary: dict) -> None:
@@ -383,28 +392,20 @@ def compare_cmd(ruleset_a, ruleset_b, games, players, agents, seed, params, para
     rules_a, rules_b = load(ruleset_a), load(ruleset_b)
     if players is None:
         players = max(rules_a.min_players, rules_b.min_players)
-    names = _bots(_agents(agents))
+    names = _bots(_agents(agents), "compare")
     both = _params(params)
     tables = [Table(r, players, seat_agents(names or [r.default_agent or "random"], players), {**both, **_params(extra)})
               for r, extra in ((rules_a, params_a), (rules_b, params_b))]
     if plots:
         pyplot()
     runner = _runner(jobs, backend, ray_address)
-    writer = None
-    if out:
-        parts = list(dict.fromkeys(score_parts(rules_a) + score_parts(rules_b)))
-        counters = list(dict.fromkeys(counter_names(rules_a) + counter_names(rules_b)))
-        writer = RecordWriter(out, columns(parts, players, counters, ["side", "label"]))
-    try:
-        with _progress(2 * games, "comparing", not as_json) as update:
-            result = compare(*tables, games, seed, runner, update, on_row=writer.write if writer else None)
-    except BaseException:
-        if writer:
-            writer.close(keep=False)
-        raise
+    parts = list(dict.fromkeys(score_parts(rules_a) + score_parts(rules_b)))
+    counters = list(dict.fromkeys(counter_names(rules_a) + counter_names(rules_b)))
+    with _records(out, columns(parts, players, counters, ["side", "label"])) as writer, \
+            _progress(2 * games, "comparing", not as_json) as update:
+        result = compare(*tables, games, seed, runner, update, on_row=writer.write if writer else None)
     summary = result.summary
-    if writer:
-        writer.close()
+    if out:
         summary["records"] = out
     if plots:
         summary["plots"] = comparison_plots(summary, result.tallies, plots)

@@ -10,6 +10,7 @@ import select
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -239,3 +240,24 @@ def test_the_documented_simulation_is_what_the_command_prints():
     p1 = re.search(r"^P1 .* (\S+%) +(\S+%)$", shown, re.M).groups()
     p3 = re.search(r"^P3 .* (\S+%) +(\S+%)$", shown, re.M).groups()
     assert f"{p1[0]} (95% interval {p1[1]}) against {p3[0]} ({p3[1]})" in authoring
+
+
+def test_a_stopped_run_ends_its_workers_and_leaves_the_record_file_as_it_was(tmp_path):
+    """`kill` (like Ctrl-C) during a run on two processes: exit 1 at once, no worker left behind, no
+    half-written file, and the file that was there before untouched."""
+    target = tmp_path / "games.jsonl"
+    target.write_text("keep me\n")
+    proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "simulate", "cubirds", "--games", "100000",
+                             "--jobs", "2", "--out", str(target)], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not any(p.suffix == ".part" for p in tmp_path.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(1.0)   # games under way on both workers
+    proc.terminate()
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 1 and err.strip() == "aborted"
+    assert target.read_text() == "keep me\n" and [p.name for p in tmp_path.iterdir()] == ["games.jsonl"]
+    # forked workers carry the parent's command line, which names this test's own folder
+    left = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    assert str(target) not in left
