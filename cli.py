@@ -13,10 +13,10 @@ import click
 import yaml
 
 from interpreter import Game, RulebookError, RulesetError, load, load_source
-from interpreter.engine.game import log_for, log_text
-from interpreter.agents import HumanAgent, Request, make_agent
-from interpreter.bundled import bundled, resolve
-from interpreter.errors import Diagnostic
+from interpreter.agents import AGENTS
+from interpreter.bundled import bundled, resolve, schema_path
+from interpreter.errors import Diagnostic, did_you_mean
+from interpreter.parameters import override_problem
 from interpreter.simulate import play_one, seat_agents
 from interpreter.analysis.compare import compare
 from interpreter.analysis.plots import comparison_plots, pyplot, simulation_plots
@@ -30,7 +30,7 @@ from interpreter.extends import load_merged
 from interpreter.authoring import variant_template
 from interpreter.explain import explain_markdown
 from interpreter.probe import probe, probe_games
-from interpreter.scenario import format_results, run_scenarios
+from interpreter.scenario import format_results, junit_xml, results_json, run_scenarios
 
 
 def _params(values) -> dict:
@@ -38,17 +38,44 @@ def _params(values) -> dict:
     out = {}
     for item in values:
         if "=" not in item:
-            raise click.BadParameter(f"'{item}' is not name=value", param_hint="--param")
+            raise click.BadParameter(f"'{item}' is not name=value", param_hint="'--param'")
         name, _, raw = item.partition("=")
         try:
             out[name.strip()] = yaml.safe_load(raw)
         except yaml.YAMLError:
-            raise click.BadParameter(f"cannot read the value of '{item}'", param_hint="--param")
+            raise click.BadParameter(f"cannot read the value of '{item}'", param_hint="'--param'")
+    return out
+
+
+def _overrides(rules, values) -> dict:
+    """`--param` options checked against the ruleset as a variant's parameters are: a usage error if wrong."""
+    out = _params(values)
+    for name, value in out.items():
+        problem = override_problem(name, value, rules.params, rules.param_choices)
+        if problem is not None:
+            message, hint = problem
+            raise click.BadParameter(message + (f"; {hint}" if hint else ""), param_hint="'--param'")
     return out
 
 
 def _agents(text: str | None) -> list[str]:
-    return [a.strip() for a in text.split(",") if a.strip()] if text else []
+    """`--agents a,b` -> names, each one an agent that exists."""
+    names = [a.strip() for a in text.split(",") if a.strip()] if text else []
+    for name in names:
+        if name not in AGENTS:
+            hint = did_you_mean(name, AGENTS)
+            raise click.BadParameter(f"unknown agent '{name}' (agents: {', '.join(AGENTS)})"
+                                     + (f"; {hint}" if hint else ""), param_hint="'--agents'")
+    return names
+
+
+def _players(rules, players: int | None) -> int:
+    """The number of players: the ruleset's minimum unless given; outside its range, a usage error."""
+    n = players if players is not None else rules.min_players
+    if not rules.min_players <= n <= rules.max_players:
+        raise click.BadParameter(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {n}",
+                                 param_hint="'--players'")
+    return n
 
 
 def _run_options(command):
@@ -67,7 +94,7 @@ def _run_options(command):
 
 def _runner(jobs, backend, address) -> Runner:
     if address and backend != "ray":
-        raise click.BadParameter("only with --backend ray", param_hint="--ray-address")
+        raise click.BadParameter("only with --backend ray", param_hint="'--ray-address'")
     if backend == "ray":
         try:
             import ray  # noqa: F401  (fail before any game is played)
@@ -153,7 +180,7 @@ def _first_sentence(text: str, limit: int = 90) -> str:
 
 
 @cli.command()
-@click.argument("files", nargs=-1, required=True)
+@click.argument("files", nargs=-1, required=True, metavar="RULESET...")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Diagnostics as text or as JSON data.")
 @click.option("--strict", is_flag=True, help="Treat warnings (design lint) as errors.")
@@ -162,15 +189,18 @@ def _first_sentence(text: str, limit: int = 90) -> str:
                    "actions never taken and games that stall.")
 @_run_options
 def validate(files, fmt, strict, games, jobs, backend, ray_address):
-    """Check ruleset files; print every problem as file:line:col with the line and a caret.
+    """Check rulesets (files or bundled names); print every problem as file:line:col with the line and a caret.
 
     Errors stop a ruleset from loading; warnings point at likely design mistakes (a declared card
-    total that disagrees with the cards, a parameter or zone never used, an action never offered).
-    Exit status: 0 when every file is valid, 1 otherwise (warnings count with --strict).
+    total that disagrees with the cards, a parameter or zone never used, an action never offered,
+    a deck dealt from before it is shuffled, a score part that cannot change, a parameter a variant
+    sets that nothing reads). Exit status: 0 when every file is valid, 1 otherwise (warnings count
+    with --strict).
 
     \b
     Examples:
       rulebook validate my-game.yaml my-variant.yaml
+      rulebook validate NAME
       rulebook validate my-game.yaml --simulate 200 --jobs 2
     """
     runner = _runner(jobs, backend, ray_address) if games else None
@@ -178,7 +208,7 @@ def validate(files, fmt, strict, games, jobs, backend, ray_address):
     for f in files:
         diags: list[Diagnostic] = []
         try:
-            source = load_merged(f)
+            source = load_merged(resolve(f))
             rules = load_source(source)
             diags = list(rules.warnings)
             if games:
@@ -205,80 +235,117 @@ def validate(files, fmt, strict, games, jobs, backend, ray_address):
     sys.exit(1 if failed else 0)
 
 
-def _resolve_players(rules, players):
-    return players if players is not None else rules.min_players
-
-
 @cli.command()
-@click.argument("ruleset")
+@click.argument("ruleset", required=False)
 @click.option("--players", "-p", type=int, help="Number of players (default: the ruleset's minimum).")
-@click.option("--agents", "-a", help="Agents by seat, comma-separated: human, random, first, greedy (repeats to "
-              "fill). Default: human, then the ruleset's default bot (random if it names none).")
+@click.option("--agents", "-a", help="Agents by seat, comma-separated: human, random, first, greedy. Seats after "
+              "the list repeat its bots (never human). Default: you, then the ruleset's default bot.")
 @click.option("--seed", "-s", type=int, default=None, help="Random seed (default: a fresh one, printed).")
 @click.option("--param", "params", multiple=True, help="Override a parameter: --param hand_size=7.")
-@click.option("--quiet", "-q", is_flag=True, help="Do not print the bots' moves.")
-def play(ruleset, players, agents, seed, params, quiet):
-    """Play a game in the terminal against bots (or watch bots play).
+@click.option("--names", help="Names of the seats, comma-separated: --names Ada,Bea.")
+@click.option("--plain", is_flag=True, help="Plain text without colour (the default when the output is not a terminal).")
+@click.option("--resume", "resume", type=click.Path(dir_okay=False), default=None,
+              help="Go on with a game saved by 'quit' (RULESET may then be left out).")
+@click.option("--quiet", "-q", is_flag=True, help="With bots only: print the result, not every move.")
+def play(ruleset, players, agents, seed, params, names, plain, resume, quiet):
+    """Play a game in the terminal against bots, with friends at one terminal, or watch bots play.
+
+    The screen shows what your seat may see: the board, every player's zones and score, what just
+    happened, and your options. A long list of options is chosen in steps (first the cards, then
+    where); typing part of an option narrows the list. Type 'help' for the rules and every option,
+    'quit' to leave (and save), 'undo' to take back your last move against bots. Several 'human'
+    seats play at one terminal, with a hand-over screen between them.
 
     \b
     Examples:
       rulebook play NAME
       rulebook play NAME --players 4 --agents human,random,random,first --seed 7
+      rulebook play NAME --players 3 --agents human,human --names Ada,Bea
       rulebook play my-game.yaml --agents random --seed 1
+      rulebook play --resume rulebook-save.json
     """
-    rules = load(ruleset)
-    n = _resolve_players(rules, players)
-    if seed is None:
-        seed = int.from_bytes(os.urandom(4), "big")
-    bot = rules.default_agent or "random"
-    names = seat_agents(_agents(agents), n) if agents else ["human"] + [bot] * (n - 1)
-    game = Game.new(rules, n, seed=seed, params=_params(params))
-    seats = [make_agent(name, seed=seed * 1000 + i) for i, name in enumerate(names)]
+    from interpreter.present.screen import Screen
+    from interpreter.present.terminal import Session, read_saved, seat_agents as play_seats
+    saved = read_saved(resume) if resume else None
+    if saved is None and ruleset is None:
+        raise click.UsageError("name a RULESET, or --resume a saved game")
+    rules = load(ruleset or saved["ruleset"])
+    if saved is not None:
+        game = Game.from_json(rules, saved["game"])
+        n, seed, overrides = game.state.n, saved["seed"], saved.get("params") or {}
+        seats = play_seats(_agents(agents), n, rules.default_agent or "random") if agents else saved["agents"]
+        seat_names = _names(names, n) if names else saved.get("names") or []
+    else:
+        n = _players(rules, players)
+        if seed is None:
+            seed = int.from_bytes(os.urandom(4), "big")
+        overrides = _overrides(rules, params)
+        seats = play_seats(_agents(agents), n, rules.default_agent or "random")
+        seat_names = _names(names, n)
+        game = Game.new(rules, n, seed=seed, params=overrides)
+    plain = plain or not sys.stdout.isatty()
+    screen = Screen(plain, echo=click.echo if plain else None)
     click.echo(f"{rules.title}: {n} players, seed {seed}; seats: "
-               + ", ".join(f"P{i + 1} {a}" for i, a in enumerate(names)))
-    humans = [i for i, a in enumerate(seats) if isinstance(a, HumanAgent)]
-    shown = 0
-    while not game.is_over:
-        p = game.current_player
-        agent = seats[p]
-        choice = agent.choose(Request(game, p))
-        game.apply(choice)
-        if not quiet or isinstance(agent, HumanAgent):
-            for entry in game.state.log[shown:]:
-                # a line for some players' eyes only is shown when it is for the one human at the
-                # table (or, with bots only, to the onlooker, marked with who may read it)
-                if not humans:
-                    click.echo(log_text(entry))
-                elif len(humans) == 1:
-                    line = log_for(entry, humans[0])
-                    if line is not None:
-                        click.echo(line)
-                elif type(entry) is str:
-                    click.echo(entry)
-        shown = len(game.state.log)
-    if quiet:
-        click.echo(log_text(game.state.log[-1]))
-    _print_result(rules, game)
+               + ", ".join(f"P{i + 1} {a}" + (f" ({seat_names[i]})" if i < len(seat_names) and seat_names[i] else "")
+                           for i, a in enumerate(seats)))
+    session = Session(rules, game, seats, seed, overrides, seat_names, screen, _ask(plain), quiet,
+                      source=ruleset or saved["ruleset"])
+    if saved is not None:
+        session.chosen_by = list(saved.get("chosen_by") or [])
+    try:
+        code = session.run()
+    except KeyboardInterrupt:
+        click.echo(f"\nleft the game at turn {session.game.state.turn} (Ctrl-C); it was not saved")
+        sys.exit(1)
+    sys.exit(code)
 
 
-def _print_result(rules, game):
-    result = game.result
-    click.echo("")
-    rounds = f"{result['rounds']} round{'s' if result['rounds'] != 1 else ''}"
-    click.echo(f"Game over after {result['turns']} turns ({rounds}): {result['reason']}.")
-    winners = ", ".join(f"P{w + 1}" for w in result["winners"]) or "nobody (a draw)"
-    click.echo(f"Winner{'s' if len(result['winners']) > 1 else ''}: {winners}")
-    parts = [name for name, _ in rules.scoring.parts]
-    if parts:
-        header = "player  " + "  ".join(f"{p:>10}" for p in parts) + (f"  {'total':>8}" if len(parts) > 1 else "")
-        click.echo(header)
-        for i, row in enumerate(result["scores"]):
-            line = f"P{i + 1:<6} " + "  ".join(f"{row[p]!s:>10}" for p in parts)
-            if len(parts) > 1:
-                line += f"  {row['total']!s:>8}"
-            click.echo(line)
-    if result["tie_break_used"]:
-        click.echo("(a tie-breaker decided)")
+def _ask(plain: bool):
+    """A function that reads one line from the person at the terminal."""
+    def ask(text: str) -> str:
+        click.echo(text, nl=False)
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError()
+        return line.rstrip("\n")
+    return ask
+
+
+def _names(text: str | None, n: int) -> list[str]:
+    names = [x.strip() for x in text.split(",")] if text else []
+    if len(names) > n:
+        raise click.BadParameter(f"{len(names)} names for {n} players", param_hint="'--names'")
+    return names
+
+
+@cli.command()
+@click.argument("ruleset", required=False)
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="The port to listen on.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on (0.0.0.0: other machines on your network too).")
+def serve(ruleset, port, host):
+    """Play in the browser: a local web app to start a game, take seats (bots in the others) and play.
+
+    Open the printed address, choose the game and who sits where, and give each person the link of
+    their seat; each browser is sent only what its seat may see. RULESET (a bundled name or a file)
+    comes first in the list of games. Needs the web extra: pip install 'rulebook[web]'.
+
+    \b
+    Examples:
+      rulebook serve
+      rulebook serve NAME --port 8080
+      rulebook serve my-game.yaml
+    """
+    try:
+        import uvicorn
+        from interpreter.serve.app import create_app
+    except ImportError as exc:
+        raise click.ClickException(f"serve needs the web extra ({exc.name} is missing): "
+                                   "pip install 'rulebook[web]'")
+    app = create_app(ruleset)
+    click.echo(f"rulebook: open http://{host if host != '0.0.0.0' else 'localhost'}:{port}/ in a browser "
+               "(Ctrl-C stops the server)")
+    uvicorn.run(app, host=host, port=port, log_level="warning")
 
 
 @cli.command("simulate")
@@ -308,9 +375,9 @@ def simulate_cmd(ruleset, games, players, agents, seed, params, as_json, out, pl
       rulebook simulate NAME --games 5000 --jobs 2 --out games.csv --plots charts/
     """
     rules = load(ruleset)
-    n = _resolve_players(rules, players)
+    n = _players(rules, players)
     names = _bots(_agents(agents) or [rules.default_agent or "random"], "simulate")
-    overrides = _params(params)
+    overrides = _overrides(rules, params)
     if plots:
         pyplot()   # a missing extra is reported before the games are played
     runner = _runner(jobs, backend, ray_address)
@@ -332,7 +399,7 @@ def simulate_cmd(ruleset, games, players, agents, seed, params, as_json, out, pl
 
 def _bots(names: list[str], command: str) -> list[str]:
     if "human" in names:
-        raise click.BadParameter(f"{command} plays bots only; use 'rulebook play' to play", param_hint="--agents")
+        raise click.BadParameter(f"{command} plays bots only; use 'rulebook play' to play", param_hint="'--agents'")
     return names
 
 
@@ -392,9 +459,10 @@ def compare_cmd(ruleset_a, ruleset_b, games, players, agents, seed, params, para
     rules_a, rules_b = load(ruleset_a), load(ruleset_b)
     if players is None:
         players = max(rules_a.min_players, rules_b.min_players)
+    players = _players(rules_b, _players(rules_a, players))
     names = _bots(_agents(agents), "compare")
-    both = _params(params)
-    tables = [Table(r, players, seat_agents(names or [r.default_agent or "random"], players), {**both, **_params(extra)})
+    tables = [Table(r, players, seat_agents(names or [r.default_agent or "random"], players),
+                    _overrides(r, params + extra))
               for r, extra in ((rules_a, params_a), (rules_b, params_b))]
     if plots:
         pyplot()
@@ -418,8 +486,14 @@ def compare_cmd(ruleset_a, ruleset_b, games, players, agents, seed, params, para
 
 @cli.command("test")
 @click.argument("scenarios", nargs=-1, required=True)
-def test_cmd(scenarios):
-    """Run scenario files (see docs/scenarios.md): one line per scenario, details for failures.
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the results as JSON: each scenario, its failures (message, step, file, line, column), "
+                   "and the counts passed and failed.")
+@click.option("--junit", "junit", type=click.Path(dir_okay=False), default=None,
+              help="Also write the results to this file as JUnit XML, the test report CI services read.")
+def test_cmd(scenarios, as_json, junit):
+    """Run scenario files (see docs/scenarios.md): one line per scenario, details for failures, and a
+    last line 'N passed, M failed'.
 
     A folder runs the .yaml files directly inside it. Exit status: 0 when every scenario passed,
     1 otherwise.
@@ -427,10 +501,17 @@ def test_cmd(scenarios):
     \b
     Examples:
       rulebook test tests/scenarios/
-      rulebook test my-game/owl-surrounds.yaml
+      rulebook test my-game/first-turn.yaml
+      rulebook test tests/scenarios/ --json
+      rulebook test tests/scenarios/ --junit scenarios.xml
     """
     results, code = run_scenarios(list(scenarios))
-    click.echo(format_results(results))
+    click.echo(json.dumps(results_json(results), indent=2, ensure_ascii=False) if as_json else format_results(results))
+    if junit:
+        try:
+            Path(junit).write_text(junit_xml(results), encoding="utf-8")
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {junit}: {exc.strerror or exc}")
     sys.exit(code)
 
 
@@ -458,10 +539,46 @@ def new_variant(base, file, force):
     # a bundled base is named by its name; a file by its path relative to the new file
     base_ref = base if not Path(base).suffix else os.path.relpath(Path(base).resolve(), target.resolve().parent)
     try:
-        target.write_text(variant_template(rules, base_ref, name), encoding="utf-8")
+        target.write_text(variant_template(rules, base_ref, name, _schema_ref(target)), encoding="utf-8")
     except OSError as exc:
         raise click.ClickException(f"cannot write {file}: {exc.strerror}")
     click.echo(f"wrote {file}: a variant of {rules.title}; check it with 'rulebook validate {file}'")
+
+
+def _schema_ref(target: Path) -> str:
+    """The installed schema as seen from `target`'s folder: a relative path when both are in one
+    project, else an absolute one (editors resolve either from the file's own folder)."""
+    schema, folder = schema_path().resolve(), target.resolve().parent
+    try:
+        shared = Path(os.path.commonpath([schema, folder]))
+    except ValueError:   # on another drive
+        return schema.as_uri()
+    if shared == Path(shared.anchor):
+        return schema.as_posix()
+    return Path(os.path.relpath(schema, folder)).as_posix()
+
+
+@cli.command()
+@click.option("--path", "show_path", is_flag=True, help="Print where the schema file is instead of the schema.")
+def schema(show_path):
+    """Print the JSON Schema of ruleset files, for editors that check YAML as you type.
+
+    The schema accepts a complete ruleset and, in a file with 'extends:', a variant (every section
+    partial, null to remove). An editor with the YAML language server uses it when the file's first
+    line names it; 'rulebook new variant' writes that line with the path of the installed schema:
+
+    \b
+      # yaml-language-server: $schema=PATH
+
+    \b
+    Examples:
+      rulebook schema --path
+      rulebook schema > ruleset.schema.json
+    """
+    if show_path:
+        click.echo(str(schema_path().resolve()))
+        return
+    click.echo(schema_path().read_text(encoding="utf-8"), nl=False)
 
 
 @cli.command()
@@ -497,8 +614,10 @@ def explain(ruleset, resolved):
 def transcript(ruleset, players, agents, seed):
     """Print the full transcript of one seeded bot game (the format of the golden transcripts)."""
     rules = load(ruleset)
-    n = _resolve_players(rules, players)
+    n = _players(rules, players)
     names = _agents(agents) or [rules.default_agent or "random"]
+    if "human" in names:
+        raise click.BadParameter("a transcript is of bots only; use 'rulebook play' to play", param_hint="'--agents'")
     game = play_one(rules, n, seed, seat_agents(names, n), record=True)
     click.echo(format_transcript(rules, game, seed, names), nl=False)
 
@@ -510,7 +629,7 @@ def _interrupted(signum, frame):
 def main():
     """Entry point: run the commands; errors a user can cause print a message and exit 1, never a traceback."""
     # `kill` ends a run like Ctrl-C does: worker processes stopped, a half-written record file removed
-    signal.signal(signal.SIGTERM, _interrupted)
+    before = signal.signal(signal.SIGTERM, _interrupted)
     try:
         cli.main(standalone_mode=False)
     except click.exceptions.Abort:
@@ -530,6 +649,8 @@ def main():
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         sys.exit(1)
+    finally:
+        signal.signal(signal.SIGTERM, before)   # main() may be called again in one process (tests, tools)
 
 
 if __name__ == "__main__":

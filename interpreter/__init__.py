@@ -11,7 +11,7 @@ from __future__ import annotations
 from .bundled import resolve
 from .compiler import compile_ruleset
 from .engine.game import Decision, Game
-from .extends import load_merged
+from .extends import explain_removals, load_merged
 from .errors import Diagnostic, GameError, IllegalChoice, RulebookError, RulesetError
 from .ruleset import Ruleset
 from .schema import schema_diagnostics
@@ -45,7 +45,7 @@ def load_source(source) -> Ruleset:
         return on_line or (len(d.path) > 1 and d.path[:-1] in parents)
     found += [d for d in schema_diags if not said(d)]
     if found:
-        raise RulesetError(found)
+        raise RulesetError(explain_removals(source, found))
     rules.chain = list(getattr(source, "chain", [source.file]))
     return rules
 

@@ -8,11 +8,12 @@ def _scalar(value) -> str:
     return yaml.safe_dump(value, default_flow_style=True, allow_unicode=True).strip().removesuffix("...").strip()
 
 
-def variant_template(rules, base: str, name: str) -> str:
+def variant_template(rules, base: str, name: str, schema: str) -> str:
     """A variant file that extends `base`: its name, title and text, and every parameter it could
-    turn, commented out with its current value, its choices and its note."""
+    turn, commented out with its current value, its choices and its note. `schema` is the path of
+    the JSON Schema for editors (the first line's modeline)."""
     lines = [
-        "# yaml-language-server: $schema=https://rulebook.example/schema/ruleset.schema.json",
+        f"# yaml-language-server: $schema={schema}",
         f"# A variant of {rules.title}. Only what you write here changes; everything else comes from",
         f"# '{base}'. Maps merge by key, lists and plain values replace, and null removes.",
         "# Check it with: rulebook validate THIS_FILE   Try it with: rulebook simulate THIS_FILE",

@@ -37,7 +37,8 @@ def resolve(name_or_path: str) -> Path:
     path = Path(name_or_path)
     if path.suffix in (".yaml", ".yml") or path.exists() or "/" in name_or_path:
         if not path.is_file():
-            raise RulesetError([Diagnostic("io", f"no such file: {name_or_path}", Location(name_or_path, 1, 1))])
+            what = "a folder, not a ruleset file" if path.is_dir() else "no such file"
+            raise RulesetError([Diagnostic("io", what, Location(name_or_path, 0, 0))])
         return path
     table = bundled()
     if name_or_path in table:

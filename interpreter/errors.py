@@ -14,7 +14,8 @@ class Location:
     source_line: str = ""
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}"
+        # line 0: the file as a whole (it cannot be read), with no made-up position
+        return f"{self.file}:{self.line}:{self.col}" if self.line else self.file
 
 
 @dataclass
@@ -44,8 +45,8 @@ class Diagnostic:
         loc = self.location
         return {
             "file": loc.file if loc else None,
-            "line": loc.line if loc else None,
-            "col": loc.col if loc else None,
+            "line": loc.line if loc and loc.line else None,
+            "col": loc.col if loc and loc.line else None,
             "severity": self.severity,
             "code": self.code,
             "message": self.message,

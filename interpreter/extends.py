@@ -6,13 +6,32 @@ error points at the base or at the variant, wherever the offending text is.
 """
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from .bundled import resolve
-from .errors import Diagnostic, RulesetError, did_you_mean
+from .errors import Diagnostic, Location, RulesetError, did_you_mean
 from .source import Source, read_file
 
 MAX_CHAIN = 16
+
+
+@dataclass(frozen=True)
+class Override:
+    """A parameter a variant gives: whether its base has it, and the base's value (a kind to keep)."""
+
+    in_base: bool
+    old: object = None
+
+
+@dataclass(frozen=True)
+class Removal:
+    """A `null` in a variant: what it removes (the names that may still be used) and where it is."""
+
+    path: tuple
+    names: frozenset
+    location: Location
 
 
 def load_merged(path: str | Path, _chain: tuple = ()) -> Source:
@@ -57,11 +76,31 @@ def merge(base: Source, over: Source) -> Source:
     """The variant `over` laid on `base`: a new Source whose marks point into both files."""
     marks = dict(base.marks)
     key_marks = dict(base.key_marks)
-    data = _merge(base.data, over, (), marks, key_marks)
+    removed = list(getattr(base, "removed", []))
+    overrides = dict(getattr(base, "overrides", {}))
+    overrides.update(_overrides(base.data, over.data))
+    data = _merge(base.data, over, (), marks, key_marks, removed)
     data.pop("extends", None)
     merged = Source(over.file, over.text, data, marks, key_marks)
     merged.chain = getattr(base, "chain", [base.file]) + [over.file]
+    merged.overrides, merged.removed = overrides, removed
     return merged
+
+
+def _overrides(base, over) -> dict:
+    """Each parameter the variant gives (not removes) -> an Override naming what the base had."""
+    theirs = base.get("parameters") if isinstance(base, dict) else None
+    mine = over.get("parameters") if isinstance(over, dict) else None
+    theirs = theirs if isinstance(theirs, dict) else {}
+    out = {}
+    for name, value in (mine if isinstance(mine, dict) else {}).items():
+        if value is None:
+            continue
+        old = theirs.get(name)
+        if isinstance(old, dict) and "value" in old:
+            old = old["value"]
+        out[name] = Override(name in theirs, old)
+    return out
 
 
 def _take(path, over: Source, marks, key_marks):
@@ -74,7 +113,7 @@ def _take(path, over: Source, marks, key_marks):
                 table[p] = m
 
 
-def _merge(base, over: Source, path, marks, key_marks):
+def _merge(base, over: Source, path, marks, key_marks, removed):
     value = over.data if not path else _at(over.data, path)
     if not isinstance(base, dict) or not isinstance(value, dict):
         _take(path, over, marks, key_marks)
@@ -83,6 +122,10 @@ def _merge(base, over: Source, path, marks, key_marks):
     for k, v in value.items():
         p = path + (k,)
         if v is None and k != "extends":
+            # A whole section removed takes every name in it; anything else takes its own name.
+            gone = out.get(k)
+            names = set(gone) if not path and isinstance(gone, dict) else set()
+            removed.append(Removal(p, frozenset(names | {k}), over.location(p, key=True)))
             out.pop(k, None)
             _take(p, over, {}, {})
             for table in (marks, key_marks):
@@ -99,7 +142,7 @@ def _merge(base, over: Source, path, marks, key_marks):
                 marks[p + ("value",)] = over.marks[p]
             continue
         if k in out and isinstance(out[k], dict) and isinstance(v, dict):
-            out[k] = _merge(out[k], over, p, marks, key_marks)
+            out[k] = _merge(out[k], over, p, marks, key_marks, removed)
             if p in over.marks:
                 marks[p] = over.marks[p]
             if p in over.key_marks:
@@ -114,3 +157,36 @@ def _at(data, path):
     for k in path:
         data = data[k]
     return data
+
+
+NAMED = re.compile(r"'([^']+)'")
+
+
+def explain_removals(source, diagnostics: list) -> list:
+    """Errors caused by a variant's `null` (a name it removed is still used) -> one error at that `null`.
+
+    Without this, an empty `parameters:` in a variant reports every use of every parameter in the
+    base file, and never the line that caused them."""
+    out, explained = [], set()
+    for removal in getattr(source, "removed", []):
+        caused = [d for d in diagnostics if d.code.startswith("unknown")
+                  and any(n in removal.names for n in NAMED.findall(d.message))]
+        if not caused:
+            continue
+        explained.update(map(id, caused))
+        used, first = [], None
+        for d in sorted(caused, key=lambda d: (d.location.file, d.location.line, d.location.col)
+                        if d.location else ("", 0, 0)):
+            first = first or d.location
+            used += [n for n in NAMED.findall(d.message) if n in removal.names and n not in used]
+        what = removal.path[-1]
+        uses = ", ".join(used) + (f" (first at {first})" if first else "")
+        if len(removal.path) == 1 and removal.names != {what}:
+            message = (f"'{what}:' is empty (null), which removes every entry of the base's '{what}'; "
+                       f"still used: {uses}")
+            hint = f"write the entries to change under '{what}:', or delete the line to keep the base's"
+        else:
+            message = f"this removes '{what}' (null removes), but it is still used (first at {first})"
+            hint = "remove its uses as well, or keep it"
+        out.append(Diagnostic("removed-in-use", message, removal.location, hint=hint, path=removal.path))
+    return out + [d for d in diagnostics if id(d) not in explained]

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import GameError, did_you_mean
+from .errors import GameError
+from .parameters import override_problem
 
 
 @dataclass
@@ -132,6 +133,7 @@ class Ruleset:
     path: str = ""
     data: dict = field(default_factory=dict)
     card_values: tuple = ()        # Card(i) for every card id: the values zones hold
+    pick_node: int = -1            # the node that asks for the items of subset arguments
     card_vars: dict = field(default_factory=dict)     # card variable -> CardVariable
     var_specs: dict = field(default_factory=dict)     # game and player variable -> Variable
     counters: list = field(default_factory=list)      # variables declared `counter: true`, for statistics
@@ -141,6 +143,7 @@ class Ruleset:
     evaluate: object = None            # how good a state is for `me` (greedy bots maximise it)
     warnings: list = field(default_factory=list)  # design lint: Diagnostics with severity "warning"
     names: object = None  # the expression names table, for tools that compile more expressions
+    display: object = None  # what players see and how (compiler/display.py)
 
     def expression(self, text: str, **local_kinds):
         """Compile one more expression against this ruleset's names (tools, tests, scenario checks)."""
@@ -159,29 +162,21 @@ class Ruleset:
         self.card_resets = [(name, spec.value) for name, spec in self.card_vars.items() if not spec.keep]
 
     def resolve_params(self, players: int, overrides: dict) -> dict:
-        """Parameter values for this player count, with overrides applied by name."""
+        """Parameter values for this player count, with overrides applied by name (checked as a
+        variant's values are: the name, the kind of value, the choices)."""
+        values = dict(self.params)
+        for name, value in overrides.items():
+            problem = override_problem(name, value, self.params, self.param_choices)
+            if problem is not None:
+                message, hint = problem
+                raise GameError(message + (f"; {hint}" if hint else ""), "parameter")
+            values[name] = value
         out = {}
-        for name, value in self.params.items():
+        for name, value in values.items():
             if isinstance(value, dict):
                 if players not in value:
                     raise GameError(f"parameter '{name}' has no value for {players} players", "parameter")
                 value = value[players]
-            out[name] = value
-        for name, value in overrides.items():
-            if name not in out:
-                hint = did_you_mean(name, out)
-                raise GameError(f"unknown parameter '{name}'" + (f"; {hint}" if hint else ""), "parameter")
-            old = out[name]
-            if isinstance(old, bool) != isinstance(value, bool) or \
-                    type(old) in (int, str, list) and type(value) is not type(old):
-                kinds = {bool: "true or false", int: "a whole number", str: "a text", list: "a list"}
-                raise GameError(f"parameter '{name}' takes {kinds.get(type(old), type(old).__name__)}, "
-                                f"not {value!r}", "parameter")
-            allowed = self.param_choices.get(name)
-            if allowed is not None and value not in allowed:
-                hint = did_you_mean(str(value), map(str, allowed))
-                raise GameError(f"parameter '{name}' may be " + ", ".join(map(str, allowed)) + f", not {value!r}"
-                                + (f"; {hint}" if hint else ""), "parameter")
             out[name] = value
         return out
 
@@ -200,7 +195,7 @@ class Ruleset:
         return found
 
     def slot_name(self, slot: int, layout) -> str:
-        """A zone's name for people: 'deck', 'row 2' (counted families from 1), 'stall silk', "P1's hand"."""
+        """A zone's name for people: 'deck', 'row 2' (counted families from 1), 'bin low', "P1's hand"."""
         z, p, key = layout.owner_of(slot)
         if z is None:
             return f"zone {slot}"

@@ -152,11 +152,39 @@ class _Builder:
         raise _error(self.file, self.text, node.start_mark, "yaml", "unsupported YAML node")
 
 
+# In a short map or list ({...} or [...]), these characters end or split a plain value.
+FLOW_STOPS = {
+    "?": "inside { } or [ ], '? ' starts a key: put quotes around a value that contains '?'",
+    ":": "inside { } or [ ], ': ' separates a key from its value: put quotes around a value that contains ': '",
+    "[": "inside { } or [ ], brackets are YAML's: put quotes around a value that contains '[' or '{'",
+    "{": "inside { } or [ ], brackets are YAML's: put quotes around a value that contains '[' or '{'",
+}
+
+
+def flow_hint(problem: str) -> str | None:
+    """A hint naming the cause of YAML's "expected ',' or '}', but got X" inside a short map or list."""
+    if problem.startswith("expected ',' or ") and problem[-2:-1] in FLOW_STOPS and problem.endswith("'"):
+        return FLOW_STOPS[problem[-2]]
+    return None
+
+
+def comma_hint(location: Location | None, value) -> str | None:
+    """A hint when an unexpected key is the tail of a value that a comma split inside { }.
+
+    `{text: cards face down, face up}` is the map {text: cards face down, face up: null} to YAML."""
+    if location is None or value is not None or not location.source_line:
+        return None
+    before = location.source_line[:max(location.col - 1, 0)].rstrip()
+    if before.endswith(",") and before.count("{") > before.count("}"):
+        return "inside { }, a comma ends a value: put quotes around a value that contains a comma"
+    return None
+
+
 def parse_text(text: str, file: str = "<string>") -> Source:
     """Parse YAML text safely into a Source; raise RulesetError with a location on any problem."""
     if len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
         raise RulesetError([Diagnostic("too-large", f"the file is larger than {MAX_FILE_BYTES} bytes",
-                                       Location(file, 1, 1))])
+                                       Location(file, 0, 0))])
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
@@ -168,6 +196,7 @@ def parse_text(text: str, file: str = "<string>") -> Source:
             # the real mistake is often where the context began: an unclosed { or [
             hint = (f"{exc.context}, which starts at line {exc.context_mark.line + 1}, "
                     f"column {exc.context_mark.column + 1}: is a bracket left open there?")
+        hint = hint or flow_hint(message)   # an unclosed bracket on an earlier line comes first
         raise _error(file, text, mark, "yaml", f"YAML syntax: {message}", hint)
     except yaml.YAMLError as exc:
         raise RulesetError([Diagnostic("yaml", f"YAML: {exc}", Location(file, 1, 1))])
@@ -186,11 +215,11 @@ def read_file(path: str | Path) -> Source:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
             raise RulesetError([Diagnostic("too-large", f"the file is larger than {MAX_FILE_BYTES} bytes",
-                                           Location(str(path), 1, 1))])
+                                           Location(str(path), 0, 0))])
         text = path.read_text(encoding="utf-8")
     except RulesetError:
         raise
     except (OSError, UnicodeDecodeError) as exc:
         raise RulesetError([Diagnostic("io", f"cannot read file: {exc.strerror if isinstance(exc, OSError) else exc}",
-                                       Location(str(path), 1, 1))])
+                                       Location(str(path), 0, 0))])
     return parse_text(text, str(path))

@@ -57,3 +57,40 @@ def test_new_variant_into_a_missing_folder_is_a_clear_error(tmp_path):
     result = CliRunner().invoke(cli, ["new", "variant", "cubirds", str(tmp_path / "no" / "such" / "v.yaml")])
     assert result.exit_code == 1
     assert "cannot write" in result.output and "Traceback" not in result.output
+
+
+MODELINE = "# yaml-language-server: $schema="
+
+
+def test_new_variant_names_a_schema_an_editor_can_open(tmp_path):
+    import json
+    from jsonschema import Draft202012Validator
+    from interpreter.bundled import schema_path
+    from interpreter.source import read_file
+    target = tmp_path / "v.yaml"
+    assert CliRunner().invoke(cli, ["new", "variant", "pit", str(target)]).exit_code == 0
+    first = target.read_text().splitlines()[0]
+    assert first.startswith(MODELINE)
+    schema_file = (target.parent / first.removeprefix(MODELINE)).resolve()
+    assert schema_file == schema_path().resolve()
+    validator = Draft202012Validator(json.loads(schema_file.read_text()))
+    assert list(validator.iter_errors(read_file(target).data)) == []
+
+
+@pytest.mark.parametrize("where, expected", [
+    ("my-games/v.yaml", "../schema/ruleset.schema.json"),          # inside the project: relative
+    ("my-games/deeper/v.yaml", "../../schema/ruleset.schema.json"),
+])
+def test_the_schema_path_is_relative_within_a_project(where, expected):
+    from cli import _schema_ref
+    from helpers import ROOT
+    assert _schema_ref(ROOT / where) == expected
+
+
+def test_the_schema_path_is_absolute_across_the_file_system():
+    from pathlib import Path
+    from cli import _schema_ref
+    from interpreter.bundled import schema_path
+    schema = schema_path().resolve()
+    elsewhere = Path(schema.anchor) / ("not-" + schema.parts[1]) / "v.yaml"   # shares only the root
+    assert _schema_ref(elsewhere) == schema.as_posix()

@@ -65,23 +65,103 @@ def test_validate_missing_file_is_an_error_not_a_traceback():
     code, out, err = run("validate", "no/such/file.yaml")
     assert code == 1
     assert "Traceback" not in out + err
-    assert "no/such/file.yaml:1:1: error[io]" in out
+    assert out.splitlines()[0] == "no/such/file.yaml: error[io]: no such file"   # no made-up 1:1
 
 
-def test_usage_errors_exit_two():
-    assert run("simulate", "cubirds", "--games", "x")[0] == 2
-    assert run("frobnicate")[0] == 2
-    assert run("validate")[0] == 2
+def test_validate_takes_bundled_names_as_every_command_does():
+    code, out, _ = run("validate", "cubirds", "pit-classic")
+    assert (code, out.splitlines()) == (0, ["cubirds: ok", "pit-classic: ok"])
+
+
+def test_validate_json_has_no_position_for_a_file_it_cannot_read():
+    code, out, _ = run("validate", "--format", "json", "missing.yaml")
+    d = json.loads(out)[0]["diagnostics"][0]
+    assert (code, d["file"], d["line"], d["col"], d["message"]) == (1, "missing.yaml", None, None, "no such file")
+
+
+# Usage errors (exit 2, click's "Usage: ... Error: ..." on stderr): a table per command.
+USAGE_ERRORS = [
+    (["frobnicate"], "No such command 'frobnicate'"),
+    (["list", "--jsn"], "No such option '--jsn'. Did you mean '--json'?"),
+    (["validate"], "Missing argument 'RULESET...'"),
+    (["validate", "--format", "xml", "cubirds"], "'xml' is not one of 'text', 'json'"),
+    (["validate", "--simulate", "-1", "cubirds"], "-1 is not in the range"),
+    (["play", "cubirds", "--players", "9", "--agents", "random"],
+     "Invalid value for '--players': cubirds is for 2 to 5 players, not 9"),
+    (["play", "cubirds", "--agents", "robot"], "Invalid value for '--agents': unknown agent 'robot'"),
+    (["play", "cubirds", "--agents", "random", "--param", "nosuch=1"],
+     "Invalid value for '--param': unknown parameter 'nosuch'"),
+    (["play", "cubirds", "--agents", "random", "--param", "hand_size"],
+     "Invalid value for '--param': 'hand_size' is not name=value"),
+    (["simulate", "cubirds", "--games", "x"], "'x' is not a valid integer range"),
+    (["simulate", "cubirds", "--players", "1"], "Invalid value for '--players': cubirds is for 2 to 5 players, not 1"),
+    (["simulate", "cubirds", "--agents", "randm"],
+     "Invalid value for '--agents': unknown agent 'randm' (agents: random, first, greedy, human); "
+     "did you mean 'random'?"),
+    (["simulate", "cubirds", "--agents", "human"], "simulate plays bots only"),
+    (["simulate", "cubirds", "--param", "hand_sz=3"],
+     "Invalid value for '--param': unknown parameter 'hand_sz'; did you mean 'hand_size'?"),
+    (["simulate", "cubirds", "--param", "hand_size=many"],
+     "Invalid value for '--param': parameter 'hand_size' takes a whole number, not 'many'"),
+    (["simulate", "cubirds", "--param", "refill_end=lft"],
+     "Invalid value for '--param': parameter 'refill_end' may be laid, left, right, not 'lft'; did you mean 'left'?"),
+    (["simulate", "cubirds", "--out", "games.txt"], "Invalid value for '--out' / '-o': 'games.txt' should end in .jsonl or .csv"),
+    (["simulate", "cubirds", "--ray-address", "127.0.0.1:6379"],
+     "Invalid value for '--ray-address': only with --backend ray"),
+    (["simulate", "cubirds", "--jobs", "-1"], "Invalid value for '--jobs' / '-j': -1 is not in the range 0<=x<=4096."),
+    (["compare", "cubirds", "pit", "--players", "2"], "Invalid value for '--players': pit is for 3 to 8 players, not 2"),
+    (["compare", "cubirds", "cubirds", "--param-b", "species_to_wn=6"],
+     "Invalid value for '--param': unknown parameter 'species_to_wn'; did you mean 'species_to_win'?"),
+    (["compare", "cubirds", "cubirds", "--agents", "first,human"], "compare plays bots only"),
+    (["compare", "cubirds", "cubirds", "--out", "games"], "Invalid value for '--out' / '-o': 'games' should end in .jsonl or .csv"),
+    (["transcript", "cubirds", "--players", "6"], "Invalid value for '--players': cubirds is for 2 to 5 players, not 6"),
+    (["transcript", "cubirds", "--agents", "human"], "Invalid value for '--agents': a transcript is of bots only"),
+    (["serve", "--port", "0"], "Invalid value for '--port': 0 is not in the range 1<=x<=65535."),
+    (["play", "--names", "A,B,C"], "name a RULESET, or --resume a saved game"),
+    (["play", "cubirds", "--names", "A,B,C"], "Invalid value for '--names': 3 names for 2 players"),
+    (["explain"], "Missing argument 'RULESET'"),
+    (["test"], "Missing argument 'SCENARIOS...'"),
+    (["new", "variant", "cubirds"], "Missing argument 'FILE'"),
+    (["new", "variant", "cubirds", "README.md"], "README.md exists; use --force to overwrite it"),
+    (["schema", "--bogus"], "No such option '--bogus'"),
+]
+
+
+def run_here(args, capsys, monkeypatch):
+    """`rulebook ARGS` through the real entry point (cli.main), in this process: quicker than `run`."""
+    from cli import main
+    monkeypatch.setattr(sys, "argv", ["rulebook", *args])
+    with pytest.raises(SystemExit) as stop:
+        main()
+    out, err = capsys.readouterr()
+    return stop.value.code, out, err
+
+
+@pytest.mark.parametrize("args,message", USAGE_ERRORS, ids=[" ".join(a) for a, _ in USAGE_ERRORS])
+def test_usage_errors_exit_two(args, message, capsys, monkeypatch):
+    code, out, err = run_here(args, capsys, monkeypatch)
+    assert (code, out) == (2, "")
+    assert message in err and err.startswith("Usage: ")
+    assert "Traceback" not in err
+
+
+def test_a_usage_error_exits_two_from_a_fresh_process_too():
+    code, out, err = run("play", "cubirds", "--players", "9")
+    assert (code, out) == (2, "")
+    assert "Error: Invalid value for '--players': cubirds is for 2 to 5 players, not 9" in err
+
+
+def test_every_command_has_usage_error_cases():
+    from cli import cli
+    tested = {args[0] for args, _ in USAGE_ERRORS}
+    assert set(cli.commands) <= tested
 
 
 @pytest.mark.parametrize("args,message", [
     (["play", "cubrds"], "no bundled ruleset named 'cubrds'"),
-    (["play", "cubirds", "--players", "9", "--agents", "random"], "cubirds is for 2 to 5 players, not 9"),
-    (["simulate", "cubirds", "--param", "hand_sz=3"], "unknown parameter 'hand_sz'; did you mean 'hand_size'?"),
-    (["simulate", "cubirds", "--agents", "robot"], "unknown agent 'robot'"),
-    (["simulate", "cubirds", "--param", "hand_size=many"], "parameter 'hand_size' takes a whole number, not 'many'"),
+    (["simulate", "no/such.yaml"], "no/such.yaml: error[io]: no such file"),
 ])
-def test_user_errors_exit_one_with_a_message(args, message):
+def test_ruleset_errors_exit_one_with_a_message(args, message):
     code, out, err = run(*args)
     assert code == 1
     assert message in err
@@ -137,3 +217,35 @@ def test_play_human_reasks_on_bad_input_then_plays():
     assert "'999' is not an option" in out
     assert "Traceback" not in out + err
     assert code == 1 and "no more input" in err
+
+
+def test_schema_prints_the_schema_and_its_path():
+    code, out, _ = run("schema")
+    assert code == 0 and out == (ROOT / "schema" / "ruleset.schema.json").read_text(encoding="utf-8")
+    code, out, _ = run("schema", "--path")
+    assert (code, out.strip()) == (0, str((ROOT / "schema" / "ruleset.schema.json").resolve()))
+
+
+def test_test_prints_a_summary_line_and_exits_one_on_a_failure():
+    code, out, _ = run("test", "tests/scenarios/failing/illegal-is-legal.yaml",
+                       "tests/scenarios/cubirds-big-flock-wins.yaml")
+    assert code == 1 and out.splitlines()[-1] == "1 passed, 1 failed"
+    code, out, _ = run("test", "tests/scenarios/cubirds-big-flock-wins.yaml")
+    assert code == 0 and out.splitlines()[-1] == "1 passed, 0 failed"
+
+
+def test_test_json_and_junit(tmp_path):
+    report = tmp_path / "report.xml"
+    code, out, _ = run("test", "tests/scenarios/failing/illegal-is-legal.yaml",
+                       "tests/scenarios/cubirds-big-flock-wins.yaml", "--json", "--junit", str(report))
+    data = json.loads(out)
+    assert code == 1 and (data["passed"], data["failed"]) == (1, 1)
+    assert [s["passed"] for s in data["scenarios"]] == [False, True]
+    assert data["scenarios"][0]["failures"] == [{
+        "message": "step 1: expected P1's choice 'lay 2 parrot in row 2 on the left' to be refused, but it is legal",
+        "step": 1, "file": "tests/scenarios/failing/illegal-is-legal.yaml", "line": 12, "column": 19}]
+    xml = report.read_text(encoding="utf-8")
+    assert '<testsuites tests="2" failures="1">' in xml and xml.count("<testcase ") == 2
+    code, out, err = run("test", "tests/scenarios/cubirds-big-flock-wins.yaml",
+                         "--junit", str(tmp_path / "no" / "r.xml"))
+    assert code == 1 and "cannot write" in err and "Traceback" not in err

@@ -77,3 +77,32 @@ def test_local_name_may_not_shadow_a_ruleset_name():
     text = CUBIRDS.replace("- let: {kept:", "- let: {deck:")
     d = [d for d in diagnostics(text) if d.code == "name-clash"][0]
     assert d.message == "'deck' is already the name of something in this ruleset; choose another"
+
+
+# YAML pitfalls: the hint names the cause (replace this, with this, the expected message and hint)
+COMMA = "inside { }, a comma ends a value: put quotes around a value that contains a comma"
+PITFALLS = [
+    ("deck: {visibility: count, refill_from: discard, text: face-down draw pile}",
+     "deck: {visibility: count, refill_from: discard, text: draw pile, face down}",
+     "unknown key ('face down' was unexpected)", COMMA),
+    ("- {name: lay birds, actions: [lay]}", "- {name: lay birds, then more, actions: [lay]}",
+     "unknown step field 'then more'", COMMA),
+    ("- {name: lay birds, actions: [lay]}", "- {name: lay birds? yes, actions: [lay]}",
+     "YAML syntax: expected ',' or '}', but got '?'",
+     "inside { } or [ ], '? ' starts a key: put quotes around a value that contains '?'"),
+    ("- {name: lay birds, actions: [lay]}", "- {name: birds: lay, actions: [lay]}",
+     "YAML syntax: expected ',' or '}', but got ':'",
+     "inside { } or [ ], ': ' separates a key from its value: put quotes around a value that contains ': '"),
+    ("when: took == 0", 'when: ""', "the expression is empty",
+     "YAML reads \"\" as an empty text, not as an expression; for the empty text write '\"\"' (the expression "
+     "\"\" inside single quotes), for no value write none"),
+    ("when: took == 0", "when:", "expected an expression (text, a number, true or false)",
+     "nothing is written here: YAML reads an empty value as null"),
+]
+
+
+@pytest.mark.parametrize("old,new,message,hint", PITFALLS, ids=[c[2] for c in PITFALLS])
+def test_yaml_pitfall_hint_names_the_cause(old, new, message, hint):
+    assert old in CUBIRDS
+    d = diagnostics(CUBIRDS.replace(old, new, 1))[0]
+    assert (d.message, d.hint) == (message, hint)

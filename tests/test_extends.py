@@ -57,15 +57,80 @@ def test_an_error_written_in_the_variant_points_at_the_variant(tmp_path):
 
 
 def test_an_error_caused_in_the_base_points_at_the_base(tmp_path):
-    # removing an action leaves the base's step naming it: the step's line in cubirds.yaml is reported
-    path = variant(tmp_path, "actions:\n  draw: null\n")
+    # making the discard pile a zone of each player breaks the base's shared uses of it
+    path = variant(tmp_path, "zones:\n  discard: {per_player: true}\n")
     with pytest.raises(RulesetError) as info:
         load(str(path))
     d = info.value.diagnostics[0]
+    assert d.location.file == str(CUBIRDS)
+    assert "refill_from: discard" in CUBIRDS.read_text().splitlines()[d.location.line - 1]
+    assert d.message == "refill_from links two single shared zones; 'discard' is not one"
+
+
+def test_removing_what_the_base_uses_points_at_the_removal(tmp_path):
+    # one error at the variant's null, naming where the base still uses it; not one per use
+    path = variant(tmp_path, "actions:\n  draw: null\n")
+    with pytest.raises(RulesetError) as info:
+        load(str(path))
     text = CUBIRDS.read_text().splitlines()
     line = next(i for i, l in enumerate(text, 1) if "actions: [draw]" in l)
-    assert d.location.file == str(CUBIRDS) and d.location.line == line
-    assert d.message == "unknown action 'draw'"
+    col = text[line - 1].index("[draw]") + 2
+    assert [(d.code, str(d.location), d.message) for d in info.value.diagnostics] == [
+        ("removed-in-use", f"{path}:4:3",
+         f"this removes 'draw' (null removes), but it is still used (first at {CUBIRDS}:{line}:{col})")]
+
+
+def test_an_empty_parameters_section_is_one_error_in_the_variant(tmp_path):
+    path = variant(tmp_path, "parameters:\n")
+    with pytest.raises(RulesetError) as info:
+        load(str(path))
+    [d] = info.value.diagnostics
+    assert (d.code, str(d.location)) == ("removed-in-use", f"{path}:3:1")
+    assert d.message.startswith("'parameters:' is empty (null), which removes every entry of the base's "
+                                "'parameters'; still used: ")
+    used = d.message.split("still used: ")[1].split(" (first at")[0].split(", ")
+    assert len(used) >= 3 and set(used) <= set(load("cubirds").params)
+    assert d.hint == "write the entries to change under 'parameters:', or delete the line to keep the base's"
+
+
+# a variant's parameters are checked against the base's, in the variant's own file ------------------
+
+@pytest.mark.parametrize("body, line, col, code, message, hint", [
+    ("  species_to_wn: 5\n", 4, 18, "unknown-parameter",
+     "the base ruleset has no parameter 'species_to_wn' and nothing reads it", "did you mean 'species_to_win'?"),
+    ("  brand_new: 5\n", 4, 14, "unknown-parameter",
+     "the base ruleset has no parameter 'brand_new' and nothing reads it",
+     "a variant adds a parameter only for expressions it adds as well"),
+    ('  species_to_win: "five"\n', 4, 20, "parameter", "parameter 'species_to_win' takes a whole number, not 'five'",
+     None),
+    ("  species_to_win: true\n", 4, 19, "parameter", "parameter 'species_to_win' takes a whole number, not True",
+     None),
+    ("  hand_size: {2: 8, 3: x}\n", 4, 14, "parameter", "parameter 'hand_size' takes a whole number, not 'x'", None),
+    ("  refill_end: 3\n", 4, 15, "parameter", "parameter 'refill_end' takes a text, not 3", None),
+    ("  refill_end: lft\n", 4, 15, "parameter", "parameter 'refill_end' may be laid, left, right, not 'lft'",
+     "did you mean 'left'?"),
+])
+def test_variant_parameters_are_checked_in_the_variant(tmp_path, body, line, col, code, message, hint):
+    path = variant(tmp_path, "parameters:\n" + body)
+    with pytest.raises(RulesetError) as info:
+        load(str(path))
+    assert [(str(d.location), d.code, d.message, d.hint) for d in info.value.diagnostics] == [
+        (f"{path}:{line}:{col}", code, message, hint)]
+
+
+def test_a_variant_may_add_a_parameter_that_it_reads(tmp_path):
+    path = variant(tmp_path, "parameters:\n  bonus: 2\nscoring:\n  parts:\n    extra: bonus\n")
+    assert load(str(path)).params["bonus"] == 2
+
+
+def test_a_variant_parameter_that_nothing_reads_any_more_is_a_warning(tmp_path):
+    # the variant turns draw_option, and replaces the only action that read it
+    path = variant(tmp_path, "parameters:\n  draw_option: 3\nactions:\n  draw:\n    label: draw\n"
+                             "    do: [{move: {from: deck, to: me.hand}}]\n")
+    rules = load(str(path))
+    assert [(str(w.location), w.code, w.message) for w in rules.warnings] == [
+        (f"{path}:4:16", "unused", "this variant sets parameter 'draw_option', but no expression reads it "
+         "(anything that read it was replaced or removed)")]
 
 
 def test_a_plain_value_turns_a_long_form_parameter_and_keeps_its_choices(tmp_path):

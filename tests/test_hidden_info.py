@@ -330,3 +330,14 @@ def test_a_bots_world_keeps_what_it_was_shown_and_hides_what_it_may_not_know():
         assert zone(world, "vault", 1) == zone(game, "vault", 1)        # seen as nothing: stays put
     other_world = determinize(game, 1, random.Random(0))
     assert other_world.state.pvars["coins"] == [5, 9]
+
+
+def test_a_bots_world_does_not_learn_a_hidden_card_from_a_variable_that_holds_it():
+    game = game_with("  - set: {holder: 'first(next(me).hand)'}")
+    true_card = game.state.vars["holder"]
+    imagined = {determinize(game, 0, random.Random(seed)).state.vars["holder"] for seed in range(12)}
+    assert len(imagined) > 1                       # a different card each time...
+    for seed in range(3):                          # ...and always the card imagined at that place
+        world = determinize(game, 0, random.Random(seed))
+        assert world.state.vars["holder"] == zone(world, "hand", 1)[0]
+    assert determinize(game, 1, random.Random(0)).state.vars["holder"] == true_card   # P2 sees it

@@ -1,6 +1,8 @@
 """Piepmatz as data: the worked example of shared/rules/piepmatz.md and its edge cases."""
 from __future__ import annotations
 
+import pytest
+
 from interpreter import Game
 from helpers import labels, place, rules, slot
 
@@ -165,3 +167,18 @@ def test_scoring_parts_of_a_known_collection():
     # majorities: P1 has 3 sparrows (most): eggs 2 + 2 + 3 = 7; P2's single sparrow loses the majority.
     assert scores[0] == {"seeds": 5, "pairs": 5, "majorities": 7, "total": 17}
     assert scores[1] == {"seeds": 0, "pairs": 0, "majorities": 0, "total": 0}
+
+
+@pytest.mark.parametrize("paired_count, expected", [
+    # P1: a sparrow 3 pair and a single sparrow 5; P2: single sparrows 1 and 2.
+    (True, ([7, 0])),    # P1's 3 sparrows beat P2's 2: eggs 2 + 2 + 3
+    (False, ([0, 2])),   # P1's pair is out of the count too: 1 sparrow against 2; P2 scores 1 + 1
+])
+def test_paired_birds_in_majority_decides_the_count_and_the_eggs(paired_count, expected):
+    game = Game.new(rules("piepmatz"), 3, seed=0, params={"paired_birds_in_majority": paired_count})
+    for p in range(3):
+        place(game, "collection", [], owner=p, reservoir="box")
+    place(game, "collection", ["sparrow 3♂", "sparrow 3♀", "sparrow 5♂"], owner=0, reservoir="box")
+    place(game, "collection", ["sparrow 1♂", "sparrow 2♀"], owner=1, reservoir="box")
+    scores = game.rs.scoring.score(game, game.state)
+    assert [scores[p]["majorities"] for p in range(2)] == expected

@@ -17,7 +17,7 @@ from interpreter.compiler.ruleset import VISIBILITY_KEYS
 from interpreter.engine.view import LEVELS, VISIBILITIES
 from interpreter.errors import RulesetError
 from interpreter.extends import load_merged
-from interpreter.schema import schema_diagnostics
+from interpreter.schema import schema_diagnostics, schema_text, with_variants
 from interpreter.source import parse_text, read_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -106,11 +106,32 @@ def test_shipped_ruleset_validates(path):
     assert problems == []
 
 
-@pytest.mark.parametrize("path", [p for p in SHIPPED if "extends" not in (read_file(p).data or {})],
-                         ids=lambda p: str(p.relative_to(ROOT / "rulesets")))
-def test_shipped_base_ruleset_file_validates_as_written(path):
-    """What an editor checks through the file's `$schema` line."""
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(ROOT / "rulesets")))
+def test_shipped_file_validates_as_written(path):
+    """What an editor checks through the file's `$schema` line: bases whole, variants partial."""
     assert [(list(e.absolute_path), e.message) for e in errors(read_file(path).data)] == []
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(ROOT / "rulesets")))
+def test_shipped_file_modeline_names_this_schema(path):
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    prefix = "# yaml-language-server: $schema="
+    assert first.startswith(prefix)
+    assert (path.parent / first.removeprefix(prefix)).resolve() == SCHEMA_FILE.resolve()
+
+
+def test_variant_definitions_are_derived_from_the_others():
+    """The `variant_*` definitions are generated: after editing the schema, run
+    `python tests/regenerate_schema.py`."""
+    assert with_variants(SCHEMA) == SCHEMA
+    assert schema_text(SCHEMA) == SCHEMA_FILE.read_text(encoding="utf-8")
+
+
+def test_a_file_is_a_variant_exactly_when_it_extends():
+    assert SCHEMA["if"] == {"required": ["extends"]}
+    assert SCHEMA["then"] == {"$ref": "#/$defs/variant_ruleset"} and SCHEMA["else"] == {"$ref": "#/$defs/ruleset"}
+    assert DEFS["variant_ruleset"]["required"] == ["extends"]
+    assert keys(DEFS["variant_ruleset"]) == keys(DEFS["ruleset"])
 
 
 # 3. drift: the schema and the compiler agree on every key set ----------------------------------------
@@ -139,8 +160,8 @@ def test_section_keys_match_the_compiler(where, expected):
 
 
 def test_top_level_keys_match_the_compiler():
-    assert keys(SCHEMA) == rs.TOP_KEYS
-    assert SCHEMA["additionalProperties"] is False
+    assert keys(DEFS["ruleset"]) == rs.TOP_KEYS
+    assert DEFS["ruleset"]["additionalProperties"] is False
 
 
 def test_effect_names_match_the_compiler():
@@ -301,3 +322,64 @@ def test_schema_diagnostics_point_at_the_yaml_line(old, new, needle, at_key):
     assert [(d.location.line, d.location.col) for d in diags] == [(line_no, col)]
     with pytest.raises(RulesetError):
         load_text(broken, "cubirds.yaml")
+
+
+# 5. variants: what the merge rules accept, the schema accepts -----------------------------------------
+
+def _variant(**sections):
+    return {"extends": "cubirds", **sections}
+
+
+VARIANTS_FINE = [
+    # (id, a variant file's data): each is accepted by the merge rules, so by the schema
+    ("only extends", _variant()),
+    ("a parameter turned", _variant(parameters={"species_to_win": 5})),
+    ("a table by player count in part", _variant(parameters={"hand_size": {2: 9}})),
+    ("the choices of a long-form parameter alone", _variant(parameters={"refill_end": {"choices": ["left"]}})),
+    ("a parameter removed", _variant(parameters={"draw_option": None})),
+    ("an empty section (null: removes it)", _variant(scoring=None, limits=None)),
+    ("a zone field changed", _variant(zones={"row": {"count": 2}})),
+    ("a zone field removed", _variant(zones={"row": {"text": None}})),
+    ("a card type without its home or rows", _variant(components={"bird": {"total": 110}})),
+    ("players in part", _variant(players={"max": 4})),
+    ("a round without its turn", _variant(flow={"round": {"first_player": "0"}})),
+    ("a turn without its steps", _variant(flow={"round": {"turn": {"start": None}}})),
+    ("an action's argument removed", _variant(actions={"fly": {"args": {"species": None}}})),
+    ("an action removed", _variant(actions={"draw": None})),
+    ("a whole new zone", _variant(zones={"pile": {"visibility": "top"}})),
+    ("the default bot removed", _variant(agents={"default": None})),
+]
+
+
+@pytest.mark.parametrize("data", [c[1] for c in VARIANTS_FINE], ids=[c[0] for c in VARIANTS_FINE])
+def test_variant_may_be_partial_and_remove(data):
+    assert [(list(e.absolute_path), e.message) for e in errors(data)] == []
+
+
+VARIANTS_BROKEN = [
+    # (id, a variant file's data, where the error must point): lists replace whole, so what is in a
+    # list is checked in full; unknown keys and wrong kinds are wrong in a variant too
+    ("extends is not a name", _variant(extends=3), ("extends",)),
+    ("a misspelt section", _variant(zonez={}), ()),
+    ("a misspelt zone field", _variant(zones={"row": {"cuont": 2}}), ("zones", "row")),
+    ("a wrong visibility", _variant(zones={"row": {"visibility": "secret"}}), ("zones", "row", "visibility")),
+    ("players as text", _variant(players={"max": "four"}), ("players", "max")),
+    ("a step list item in part", _variant(flow={"round": {"turn": {"steps": [{"optional": True}]}}}),
+     ("flow", "round", "turn", "steps", 0)),
+    ("an effect in a list without its target", _variant(setup=[{"move": {"from": "deck"}}]), ("setup", 0, "move")),
+    ("a card row with a text count", _variant(components={"bird": {"cards": [{"count": "7"}]}}),
+     ("components", "bird", "cards", 0, "count")),
+    ("a parameter table with a word key", _variant(parameters={"hand_size": {"two": 8}}), ("parameters", "hand_size")),
+]
+
+
+@pytest.mark.parametrize("data, where", [c[1:] for c in VARIANTS_BROKEN], ids=[c[0] for c in VARIANTS_BROKEN])
+def test_variant_is_still_checked(data, where):
+    paths = [tuple(e.absolute_path) for e in errors(data)]
+    assert where in paths, paths
+
+
+def test_a_complete_ruleset_still_needs_its_sections():
+    found = errors({"name": "x"})
+    assert sorted(e.message for e in found) == sorted(
+        f"'{k}' is a required property" for k in ("players", "components", "zones", "flow"))

@@ -5,6 +5,7 @@ import re
 
 from ..engine.choices import Template
 from ..errors import Diagnostic, RulesetError, did_you_mean
+from ..source import comma_hint
 from ..expr.compiler import Compiled, ExprError, Names, Scope, compile_expr, compile_zone
 
 
@@ -51,12 +52,21 @@ class Context:
 
     def unknown(self, path, what, name, known, code="unknown-name", key=False):
         hint = did_you_mean(str(name), known)
+        if hint is None and key:
+            hint = comma_hint(self.source.location(tuple(path), key=True), self._value(path))
         if hint is None and isinstance(name, str) and any(ch in name for ch in " ()[]'\"<>=+*/"):
             # A key that looks like the tail of a value: a comma inside `{a: x, y}` split it.
             hint = "inside { }, a comma ends a value: put quotes around a value that contains a comma"
         self.fail(path, f"unknown {what} '{name}'", code, hint, key=key)
 
     # expressions ------------------------------------------------------------
+    def _value(self, path):
+        """The value at `path`, or None where there is none."""
+        try:
+            return self.get(path)
+        except (KeyError, IndexError, TypeError):
+            return None
+
     def get(self, path):
         node = self.source.data
         for k in path:
@@ -69,7 +79,14 @@ class Context:
             hint = None
             if isinstance(text, list):
                 hint = "write a list as an expression in quotes, as in '[\"left\", \"right\"]'"
+            elif text is None:
+                hint = "nothing is written here: YAML reads an empty value as null"
             self.fail(path, "expected an expression (text, a number, true or false)", "type", hint)
+        if isinstance(text, str) and not text.strip():
+            # `led: ""` is an empty text to YAML, and no expression at all
+            self.fail(path, "the expression is empty", "expr-syntax",
+                      "YAML reads \"\" as an empty text, not as an expression; for the empty text write "
+                      "'\"\"' (the expression \"\" inside single quotes), for no value write none")
         try:
             compiled = compile_expr(text, self.names, scope)
         except ExprError as exc:

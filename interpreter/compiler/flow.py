@@ -9,7 +9,7 @@ from ..expr.compiler import Scope
 from ..ruleset import Scoring
 from .context import Abort
 
-STEP_KEYS = {"name", "actions", "optional", "player", "players", "if", "secret"}
+STEP_KEYS = {"name", "actions", "optional", "player", "players", "if", "secret", "until"}
 FLOW_KEYS = ("first_player", "ends", "round")
 ROUND_KEYS = ("first_player", "start", "turn", "ends", "end")
 TURN_KEYS = ("start", "steps", "end", "next_player")
@@ -84,6 +84,10 @@ class FlowBuilder:
                                     "first player"))
         round_nodes.append(turn_loop)
         self._add_block(round_nodes, rpath + ("end",), round_, "end", scope)
+        if game_ends:
+            # A round's end can end the game (a hand that reaches the target score): look before
+            # another round starts, once the round's `end` effects are done.
+            round_nodes.append(ctx.node(F.EndChecks(game_ends, []), rpath, "end checks"))
         round_loop = ctx.node(F.RoundLoop(ctx.block(round_nodes)), rpath, "rounds")
 
         game_nodes = []
@@ -135,7 +139,9 @@ class FlowBuilder:
         players = ctx.expr(path + ("players",), scope, random_ok=False) if "players" in step else None
         when = ctx.expr(path + ("if",), scope, random_ok=False) if "if" in step else None
         label = str(step.get("name") or "/".join(names))
-        node = F.Step(actions, player, players, bool(step.get("optional", False)), when, label, step.get("secret"))
+        until = self.fx._until(path, step, players is not None)
+        node = F.Step(actions, player, players, bool(step.get("optional", False)), when, label, step.get("secret"),
+                      until)
         return ctx.node(node, path, label)
 
     def ends(self, path, entries, scope, winners_allowed=True):

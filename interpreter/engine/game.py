@@ -140,7 +140,7 @@ class Game:
         else:
             raise IllegalChoice(f"option {choice!r} does not exist: choose 0 to {len(options) - 1}")
         node = self.rs.nodes[p[0]]
-        if self.record:
+        if self.record and node.loggable(options[index]):
             line = f"turn {g.turn} P{p[1] + 1}: {node.label(self, g, p[1], options[index])}"
             # a secret choice (simultaneous, or marked secret) is logged for its chooser only
             self.log_line(line, [p[1]] if node.secret else None)
@@ -169,6 +169,28 @@ class Game:
             top = g.stack[-1]
         top[1] -= 1
         self._run()
+
+    def decisions(self) -> list:
+        """Every decision waiting now: the pending one first, then, in a simultaneous decision, those of
+        the players who have not chosen yet, with the options they will be offered (tools and tests)."""
+        d = self.decision
+        if d is None:
+            return []
+        g = self.state
+        node_id = g.pending[0]
+        top = g.stack[-1] if g.stack else None
+        if top is None or top[0] != () or top[3] != node_id or "queue" not in top[4]:
+            return [d]
+        node, data = self.rs.nodes[node_id], top[4]
+        later = data["queue"][len(data["chosen"]) + 1:]
+        return [d] + [Decision(p, node.prompt_text(self, g, (node_id, p, options)),
+                               tuple(node.label(self, g, p, o) for o in options)) for p, options in later]
+
+    def force_random(self, decide) -> None:
+        """Let `decide(op, items, k)` fix the outcomes of the next random draws (see engine/chance.py);
+        `None` gives the game back a plain generator in the same state."""
+        from .chance import ForcedRandom, plain
+        self.state.rng = plain(self.state.rng) if decide is None else ForcedRandom(self.state.rng, decide)
 
     def legal_options(self) -> tuple:
         d = self.decision

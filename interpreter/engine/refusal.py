@@ -11,7 +11,7 @@ MAX_COMBOS = 5000
 
 
 def _values_of(game, fn, env) -> str:
-    """The values of the two sides of each comparison in a condition: `count(flock) = 2, ... = 4`."""
+    """The values of the two sides of each comparison in a condition: `count(me.hand) = 2, ... = 4`."""
     text = fn.text
     try:
         tree = parse(text)

@@ -1,0 +1,137 @@
+"""Design lint over a ruleset's plain data -> warnings: a deck dealt from before it is shuffled, a score
+part that cannot change.
+
+Static looks at the YAML, not proofs: each rule errs on the side of saying nothing.
+"""
+from __future__ import annotations
+
+import re
+
+from lark import Token
+
+from ..expr.parser import ExprError, parse
+
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+NESTED = ("then", "else", "do", "if_empty")   # keys of an effect that hold effect lists
+CHANGING_BUILTINS = {"current", "turn", "round"}
+
+
+def _effects(items, path, procedures, seen=()):
+    """Every effect in a list, in order, nested ones after their parent; a `call` walks into its procedure."""
+    if not isinstance(items, list):
+        return
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            continue
+        p = path + (i,)
+        yield p, item
+        for key in NESTED:
+            for sub in (item, *(v for v in item.values() if isinstance(v, dict))):
+                if isinstance(sub.get(key), list):
+                    yield from _effects(sub[key], p + ((key,) if sub is item else (_head(item), key)),
+                                        procedures, seen)
+        name = item.get("call")
+        if isinstance(name, str) and name in procedures and name not in seen:
+            body = procedures[name]
+            body, where = (body.get("do"), ("procedures", name, "do")) if isinstance(body, dict) \
+                else (body, ("procedures", name))
+            yield from _effects(body, where, procedures, seen + (name,))
+
+
+def _head(item: dict):
+    return next(iter(item))
+
+
+def _zone(ref) -> str | None:
+    """The zone a reference names: `deck`, `row[0]` -> row, `me.hand` -> hand."""
+    if not isinstance(ref, str):
+        return None
+    names = IDENT.findall(ref.split("[")[0])
+    return names[-1] if names else None
+
+
+def _procedures(data) -> dict:
+    procs = data.get("procedures")
+    return procs if isinstance(procs, dict) else {}
+
+
+def _section(data, *keys):
+    for k in keys:
+        data = data.get(k) if isinstance(data, dict) else None
+    return data
+
+
+def unshuffled_deals(data: dict, homes: set) -> list:
+    """(path, zone) of the first deal or move by count, in setup and a round's start, from a zone whose
+    cards are still in the order of the file (where they start, or moved from there card by card)."""
+    ordered, procs = set(homes), _procedures(data)
+    lists = ((data.get("setup"), ("setup",)), (_section(data, "flow", "round", "start"), ("flow", "round", "start")))
+    for items, where in lists:
+        for path, item in _effects(items, where, procs):
+            head = _head(item)
+            fields = item.get(head)
+            if head == "shuffle":
+                ordered.discard(_zone(fields))
+            elif head in ("deal", "move") and isinstance(fields, dict):
+                source = _zone(fields.get("from"))
+                if source not in ordered:
+                    continue
+                picked = fields.get("cards")
+                if head == "deal" or picked is None:
+                    return [(path + (head,), source)]
+                if "sample(" not in str(picked):   # chosen by a condition: still in file order
+                    ordered.add(_zone(fields.get("to")))
+    return []
+
+
+def _changed(data: dict) -> tuple[set, set]:
+    """The zones some effect moves cards into, out of or shuffles, and the variables some effect sets."""
+    zones, variables, procs = set(), set(), _procedures(data)
+    lists = [(data.get("setup"), ("setup",))]
+    lists += [((spec or {}).get("do"), ("actions", n)) for n, spec in (data.get("actions") or {}).items()
+              if isinstance(spec, dict)]
+    lists += [(body.get("do") if isinstance(body, dict) else body, ("procedures", n)) for n, body in procs.items()]
+    flow = data.get("flow") if isinstance(data.get("flow"), dict) else {}
+    for part in (flow, flow.get("round"), _section(flow, "round", "turn")):
+        if isinstance(part, dict):
+            lists += [(part.get(k), ()) for k in ("start", "end")]
+            lists += [(e.get("do"), ()) for e in part.get("ends") or [] if isinstance(e, dict)]
+    for items, where in lists:
+        for _, item in _effects(items, where, procs):
+            head, fields = _head(item), item.get(_head(item))
+            if head == "shuffle":
+                zones.add(_zone(fields))
+            elif head in ("move", "deal") and isinstance(fields, dict):
+                zones |= {_zone(fields.get("from")), _zone(fields.get("to"))}
+            elif head in ("set", "add") and isinstance(fields, dict):
+                variables |= {IDENT.findall(str(k))[-1] for k in fields if IDENT.findall(str(k))}
+    for name, spec in (data.get("zones") or {}).items():
+        if isinstance(spec, dict) and spec.get("refill_from"):
+            zones |= {name, spec["refill_from"]}
+    return zones, variables
+
+
+def constant_score_parts(data: dict) -> list:
+    """The names of score parts that read nothing the game changes (no changed zone or variable, no
+    `current`, `turn` or `round`): the same for every game, whatever is played."""
+    parts = _section(data, "scoring", "parts")
+    if not isinstance(parts, dict):
+        return []
+    zones, variables = _changed(data)
+    changing = (zones | variables | CHANGING_BUILTINS) - {None}
+    functions = _section(data, "functions")
+    functions = functions if isinstance(functions, dict) else {}
+
+    def reads(text, seen=()) -> set:
+        """The names an expression reads, and those of the ruleset's functions it calls."""
+        try:
+            tree = parse(text)
+        except ExprError:
+            return set(changing)     # unreadable: say nothing about it
+        found = {str(t) for t in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "NAME")}
+        for called in found & set(functions) - set(seen):
+            body = functions[called]
+            found |= reads(body.get("value", "") if isinstance(body, dict) else body, seen + (called,))
+        return found
+
+    return [name for name, text in parts.items() if not reads(text) & changing]
