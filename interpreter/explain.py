@@ -101,7 +101,7 @@ def r_choose(f, _):
         names = f["actions"] if isinstance(f["actions"], list) else [f["actions"]]
         what = "an option of " + words([code(a) for a in names], "or")
     else:
-        what = words(f"{code(a)} from {code(d)}" for a, d in (f.get("args") or {}).items())
+        what = words(arg_in_words(a, d) for a, d in (f.get("args") or {}).items())
     text = f"{who} chooses {what}"
     text += f" such that {code(f['if'])}" if "if" in f else ""
     text += ", or passes" if f.get("optional") else ""
@@ -122,6 +122,25 @@ def r_reveal(f):
     until = {"turn": " until the end of the turn", "round": " until the end of the round"}.get(f.get("until"), "")
     return (f"Show {code(f.get('cards'))} to {code(f.get('to'))} only; they remember them{until} "
             "while the cards stay where they are."), []
+
+
+def r_react(f):
+    """`react`: who may act out of turn, with which actions, and whose reaction counts."""
+    names = f.get("actions")
+    names = names if isinstance(names, list) else [names]
+    who = code(f["players"]) if "players" in f else "every other player"
+    which = ("every reaction is applied" if f.get("until") == "all"
+             else "only the first who acts, going round the table from `me`, is applied")
+    return f"{who} may at once {words([code(a) for a in names], 'or')} out of turn, or pass; {which}.", []
+
+
+def arg_in_words(name, domain) -> str:
+    """One argument: `x` from `list`, or several items (`cards`: 2 of `me.hand`, picked one at a time)."""
+    if isinstance(domain, dict):
+        size = code(domain["count"]) if "count" in domain else \
+            f"{code(domain.get('min', 0))} to {code(domain['max']) if 'max' in domain else 'all'}"
+        return f"{code(name)}: {size} of {code(domain.get('pick'))}, picked one at a time"
+    return f"{code(name)} from {code(domain)}"
 
 
 def r_call(name, e):
@@ -159,6 +178,7 @@ RENDER = {
     "choose": r_choose, "call": r_call,
     "log": lambda text, _: r_log(text),
     "reveal": lambda f, _: r_reveal(f),
+    "react": lambda f, _: r_react(f),
     "end_turn": lambda *_: ("End the turn (skip its remaining steps).", []),
     "end_round": lambda *_: ("End the round.", []),
     "end_game": r_end_game,
@@ -291,7 +311,7 @@ def zones(rules, data) -> list[str]:
     rows = []
     for z in rules.zones.values():
         if z.keys is not None:
-            family = f"one per key: {', '.join(map(str, z.keys))} (`{z.name}[...]`)"
+            family = f"family with one zone per key: {', '.join(map(str, z.keys))} (`{z.name}[...]`)"
         elif isinstance(z.count, int):
             family = f"numbered family of {z.count} (`{z.name}[0]` to `{z.name}[{z.count - 1}]`)"
         elif z.count is not None:
@@ -446,7 +466,7 @@ def actions(rules, data) -> list[str]:
         if "when" in spec:
             out.append(f"- Legal when {code(spec['when'])}.")
         for arg, domain in (spec.get("args") or {}).items():
-            out.append(f"- Choose {code(arg)} from {code(domain)}.")
+            out.append(f"- Choose {arg_in_words(arg, domain)}.")
         if "if" in spec:
             out.append(f"- Each option must satisfy {code(spec['if'])}.")
         if "label" in spec:
@@ -513,7 +533,37 @@ def bots(rules, data) -> list[str]:
     return out + [""]
 
 
-SECTIONS = (components, zones, parameters, setup, flow, actions, procedures, end_of_game, scoring, bots)
+def display(rules, data) -> list[str]:
+    """What the play screen shows: the zones in order and how, the variables shown, the live score."""
+    d = rules.display
+    if d is None:
+        return []
+    out = ["## What players see", ""]
+    out.append("From the ruleset's `display:` section." if d.written else
+               "The ruleset has no `display:` section; these are the defaults.")
+    out.append("")
+    rows = []
+    for z in d.zones:
+        how = "how many cards" if z.show == "count" else "the cards"
+        if z.group is not None and z.show != "count":
+            how += f", counted by {f'`{z.group}`' if z.group else 'label'}"
+        if z.notes is not None:
+            sample = next((n for n in z.notes if n), None)
+            how += f", with a note such as \"{sample}\"" if sample else ""
+        rows.append([f"`{z.name}`", z.label, how])
+    out += table(["zone", "title", "shown"], rows) + [""]
+    shown = ", ".join(f"`{v}`" for v in d.variables) or "none"
+    hidden = [f"`{v}`" for v in rules.var_specs if v not in d.variables]
+    out.append(f"Variables shown: {shown}" + (f"; not shown: {', '.join(hidden)}." if hidden else "."))
+    live = ", ".join(f"`{p}`" for p in d.scores) or "none (the score is shown at the end)"
+    out.append(f"Score parts shown during play: {live}.")
+    names = {k: v for k, v in d.names.items()}
+    if names:
+        out.append("Words shown for ids: " + ", ".join(f"`{k}` as \"{v}\"" for k, v in names.items()) + ".")
+    return out + [""]
+
+
+SECTIONS = (components, zones, parameters, setup, flow, actions, procedures, end_of_game, scoring, bots, display)
 
 
 def explain_markdown(rules) -> str:

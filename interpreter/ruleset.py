@@ -133,6 +133,7 @@ class Ruleset:
     path: str = ""
     data: dict = field(default_factory=dict)
     card_values: tuple = ()        # Card(i) for every card id: the values zones hold
+    pick_node: int = -1            # the node that asks for the items of subset arguments
     card_vars: dict = field(default_factory=dict)     # card variable -> CardVariable
     var_specs: dict = field(default_factory=dict)     # game and player variable -> Variable
     counters: list = field(default_factory=list)      # variables declared `counter: true`, for statistics
@@ -142,6 +143,7 @@ class Ruleset:
     evaluate: object = None            # how good a state is for `me` (greedy bots maximise it)
     warnings: list = field(default_factory=list)  # design lint: Diagnostics with severity "warning"
     names: object = None  # the expression names table, for tools that compile more expressions
+    display: object = None  # what players see and how (compiler/display.py)
 
     def expression(self, text: str, **local_kinds):
         """Compile one more expression against this ruleset's names (tools, tests, scenario checks)."""
@@ -193,7 +195,7 @@ class Ruleset:
         return found
 
     def slot_name(self, slot: int, layout) -> str:
-        """A zone's name for people: 'deck', 'row 2' (counted families from 1), 'stall silk', "P1's hand"."""
+        """A zone's name for people: 'deck', 'row 2' (counted families from 1), 'bin low', "P1's hand"."""
         z, p, key = layout.owner_of(slot)
         if z is None:
             return f"zone {slot}"

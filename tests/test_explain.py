@@ -12,7 +12,7 @@ from interpreter.explain import RENDER, bullets, explain_markdown
 from helpers import ROOT
 
 SHIPPED = ["cubirds", "piepmatz", "pit", "cubirds-pairs", "piepmatz-songbirds", "cubirds-bga-setup",
-           "piepmatz-three-perches", "pit-classic", "pit-bull-bear", "pit-tutorial", "forehead-poker"]
+           "piepmatz-three-perches", "pit-classic", "pit-bull-bear", "pit-tutorial", "forehead-poker", "souk"]
 
 
 def section(md: str, title: str) -> str:
@@ -305,6 +305,13 @@ EXAMPLES = {
     "call": [({"call": "trade", "with": {"other": "other", "mine": "take(me.hand, 2)"}},
               "- Do *trade* (with `other` = `other` and `mine` = `take(me.hand, 2)`)."),
              ({"call": "tidy_up"}, "- Do *tidy_up*.")],
+    "react": [
+        ({"react": {"actions": ["snap"]}},
+         "- every other player may at once `snap` out of turn, or pass; only the first who acts, going round "
+         "the table from `me`, is applied."),
+        ({"react": {"actions": ["claim", "pass_on"], "players": "others(current)", "until": "all"}},
+         "- `others(current)` may at once `claim` or `pass_on` out of turn, or pass; every reaction is applied."),
+    ],
     "log": [({"log": "{me} scores {n}"}, '- Log "{me} scores {n}".'),
             ({"log": {"text": "you hold {me.coins}", "to": "[me]"}},
              '- Log "you hold {me.coins}" (only `[me]` read it).')],

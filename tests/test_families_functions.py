@@ -230,3 +230,11 @@ def test_the_first_player_of_a_round_is_chosen_after_its_start_effects():
     assert game.decision.player == best
     log = Game.new(rules, 3, seed=2, record=True).state.log
     assert log[:2] == ["round start, me is P1", f"round 1: P{best + 1} starts"]
+
+
+def test_lint_knows_functions_and_card_variables():
+    text = BASE.replace("SETUP_MORE", "").replace("  total: 'sum", EXTRA_FN + "  spare: 1\n  total: 'sum").replace(
+        "functions:", "card_variables:\n  mark: 0\nfunctions:")
+    warnings = [w.message for w in load_text(text, "families.yaml").warnings]
+    # `stalls: total()` reads zones through the function: it is not a constant score
+    assert warnings == ["zone 'row' is never used", "variable 'mark' is never used", "function 'spare' is never called"]

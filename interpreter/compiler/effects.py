@@ -4,7 +4,7 @@ from __future__ import annotations
 from lark import Tree
 
 from ..engine import nodes as N
-from ..engine.choices import Choice
+from ..engine.choices import Choice, Subset
 from ..errors import did_you_mean
 from ..expr.compiler import ELEMENT, KIND_WORDS, ExprError, Scope
 from ..expr.compiler import _member_of as member_of
@@ -17,14 +17,17 @@ EFFECTS = {
     "let": ((), True), "if": (("then", "else"), False), "while": (("max", "do"), False),
     "until": (("max", "do"), False), "for_each": (("in", "do"), False), "choose": ((), True),
     "end_turn": ((), False), "end_round": ((), False), "end_game": ((), False),
-    "call": (("with",), False), "log": ((), False), "reveal": ((), True),
+    "call": (("with",), False), "log": ((), False), "reveal": ((), True), "react": ((), True),
 }
 
 BARE_EFFECTS = {"end_turn", "end_round", "end_game"}  # effects that may be written as a bare word
 MOVE_FIELDS = {"from", "to", "count", "cards", "take", "at", "if_empty"}
 DEAL_FIELDS = {"from", "to", "count", "players", "if_empty"}
-CHOOSE_FIELDS = {"player", "players", "prompt", "args", "if", "label", "do", "actions", "optional", "secret"}
+CHOOSE_FIELDS = {"player", "players", "prompt", "args", "if", "label", "do", "actions", "optional", "secret", "until"}
+REACT_FIELDS = {"actions", "players", "until", "prompt"}
+UNTIL = ("first", "all")
 REVEAL_FIELDS = {"cards", "to", "until", "log"}
+SUBSET_FIELDS = ("pick", "count", "min", "max")
 REVEAL_UNTIL = ("move", "turn", "round")
 LOG_FIELDS = {"text", "to"}
 END_WORDS = N.FRONT_WORDS | N.BACK_WORDS
@@ -401,48 +404,115 @@ class EffectCompiler:
         players = ctx.expr(p + ("players",), scope) if "players" in f else None
         optional = bool(f.get("optional", False))
         secret = f.get("secret")
+        until = self._until(p, f, players is not None)
         prompt = ctx.template(p + ("prompt",), scope.with_locals(me="player")) if "prompt" in f else "choose"
         if "actions" in f:
             for k in ("args", "if", "label", "do"):
                 if k in f:
                     ctx.fail(p + (k,), f"a choice among 'actions' takes its {k} from the actions", "effect", key=True)
-            names = f["actions"]
-            if isinstance(names, str):
-                names = [names]
-            if not isinstance(names, list) or not names:
-                ctx.fail(p + ("actions",), "expected a list of action names", "type")
-            actions = []
-            for i, name in enumerate(names):
-                if name not in self.actions:
-                    ctx.unknown(p + ("actions", i), "action", name, self.actions, "unknown-action")
-                actions.append(self.actions[name])
-            self.chosen_actions.update(names)
-            return N.Choose(player, players, prompt, None, None, actions, optional, secret)
+            actions = self._action_names(p + ("actions",), f["actions"])
+            return N.Choose(player, players, prompt, None, None, actions, optional, secret, until)
         if "args" not in f:
             ctx.fail(p, "a choice needs 'args' (what is chosen) or 'actions' (which actions to choose from)",
                      "missing-field")
         choice, inner = self.choice(p, f, scope, "choose")
         body = self.block(p + ("do",), inner) if "do" in f else None
-        return N.Choose(player, players, prompt, choice, body, None, optional, secret)
+        return N.Choose(player, players, prompt, choice, body, None, optional, secret, until)
+
+    def _until(self, path, f, several):
+        """`until: first` (a reaction window: only the first who acts, in seat order from `me`) or `all`."""
+        until = f.get("until", "all")
+        if until not in UNTIL:
+            self.ctx.fail(path + ("until",), "until is first (the first player who acts closes the window) "
+                          "or all (every choice is applied)", "bad-value", did_you_mean(str(until), UNTIL))
+        if until == "first" and not several:
+            self.ctx.fail(path + ("until",), "until: first needs several players choosing at once ('players')",
+                          "effect", key=True)
+        return until
+
+    def _action_names(self, path, names):
+        ctx = self.ctx
+        if isinstance(names, str):
+            names = [names]
+        if not isinstance(names, list) or not names:
+            ctx.fail(path, "expected a list of action names", "type")
+        actions = []
+        for i, name in enumerate(names):
+            if name not in self.actions:
+                ctx.unknown(path + (i,), "action", name, self.actions, "unknown-action")
+            actions.append(self.actions[name])
+        self.chosen_actions.update(names)
+        return actions
+
+    def e_react(self, path, fields, value, scope):
+        """`react: {actions, players, until, prompt}`: a window in which other players may act out of turn."""
+        p = path + ("react",)
+        f = self._fields(p, value, REACT_FIELDS, ("actions",))
+        ctx = self.ctx
+        actions = self._action_names(p + ("actions",), f["actions"])
+        if "players" in f:
+            players = ctx.expr(p + ("players",), scope)
+        else:
+            players = (lambda g, e, it: [g.players[(e["me"] + k) % g.n] for k in range(1, g.n)])
+        until = self._until(p, dict(f, until=f.get("until", "first")), True)
+        prompt = ctx.template(p + ("prompt",), scope.with_locals(me="player")) if "prompt" in f else "react"
+        return N.Choose(None, players, prompt, None, None, actions, True, True, until)
 
     def choice(self, path, f, scope, name):
-        """Compile `args` (name: domain, in order), `if` and `label` into a Choice; return it and its scope."""
+        """Compile `args` (name: domain, in order), `if` and `label` into a Choice; return it and its scope.
+
+        An argument written `{pick: domain, count: k}` (or `min`/`max`) is a subset, picked item by item
+        after the option is taken; subsets come after the other arguments."""
         ctx = self.ctx
         args = f.get("args") or {}
         if not isinstance(args, dict):
             ctx.fail(path + ("args",), "expected a map of argument name: list of values", "type")
         inner = Scope(dict(scope.locals), scope.it)
-        names, domains, kinds = [], [], []
+        names, domains, kinds, subsets = [], [], [], []
         for arg, dom in args.items():
-            self._check_local(path + ("args", arg), arg)
-            compiled = ctx.expr(path + ("args", arg), inner, random_ok=False)
+            apath = path + ("args", arg)
+            self._check_local(apath, arg)
+            if isinstance(dom, dict):
+                subsets.append(self._subset(apath, arg, dom, inner))
+                continue
+            if subsets:
+                ctx.fail(apath, f"'{arg}' comes after a subset argument: subsets ({{pick: ...}}) are picked "
+                         "last, so write them after the other arguments", "effect", key=True)
+            compiled = ctx.expr(apath, inner, random_ok=False)
             kind = ELEMENT.get(compiled.kind, "any")
             inner.locals[arg] = kind
             names.append(arg)
             domains.append(compiled)
             kinds.append(kind)
         cond = ctx.expr(path + ("if",), inner, random_ok=False) if "if" in f else None
+        final = None
+        if cond is not None and subsets and cond.locals_used & {sub.name for sub in subsets}:
+            cond, final = None, cond     # it needs the picked items: checked on complete picks
         label = ctx.template(path + ("label",), inner) if "label" in f else None
-        choice = Choice(name, names, domains, cond, label)
+        choice = Choice(name, names, domains, cond, label, subsets, final)
         choice.kinds = tuple(kinds)
         return choice, inner
+
+    def _subset(self, path, arg, spec, inner):
+        """`{pick: domain, count: k}` or `{pick: domain, min: a, max: b}` -> a Subset."""
+        ctx = self.ctx
+        for k in spec:
+            if k not in SUBSET_FIELDS:
+                ctx.unknown(path + (k,), "subset field", k, SUBSET_FIELDS, "unknown-field", key=True)
+        if "pick" not in spec:
+            ctx.fail(path, "a subset argument is {pick: list, count: k} (or min and max)", "missing-field")
+        if "count" in spec and ("min" in spec or "max" in spec):
+            ctx.fail(path + ("count",), "give either count or min and max", "effect", key=True)
+        domain = ctx.expr(path + ("pick",), inner, random_ok=False)
+        if domain.kind in ("int", "str", "bool", "none", "card", "player"):
+            ctx.fail(path + ("pick",), f"pick chooses items of a list, but this is a "
+                     f"{KIND_WORDS.get(domain.kind, domain.kind)}", "kind")
+        if "count" in spec:
+            low = high = ctx.expr(path + ("count",), inner, random_ok=False)
+        else:
+            low = ctx.expr(path + ("min",), inner, random_ok=False) if "min" in spec else (lambda g, e, it: 0)
+            high = ctx.expr(path + ("max",), inner, random_ok=False) if "max" in spec \
+                else (lambda g, e, it: len(domain(g, e, it)))
+        noun = {"cards": "cards", "players": "players"}.get(domain.kind, "items")
+        inner.locals[arg] = domain.kind if domain.kind in ("cards", "players") else "list"
+        return Subset(arg, domain, low, high, noun)

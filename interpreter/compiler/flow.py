@@ -9,7 +9,7 @@ from ..expr.compiler import Scope
 from ..ruleset import Scoring
 from .context import Abort
 
-STEP_KEYS = {"name", "actions", "optional", "player", "players", "if", "secret"}
+STEP_KEYS = {"name", "actions", "optional", "player", "players", "if", "secret", "until"}
 FLOW_KEYS = ("first_player", "ends", "round")
 ROUND_KEYS = ("first_player", "start", "turn", "ends", "end")
 TURN_KEYS = ("start", "steps", "end", "next_player")
@@ -139,7 +139,9 @@ class FlowBuilder:
         players = ctx.expr(path + ("players",), scope, random_ok=False) if "players" in step else None
         when = ctx.expr(path + ("if",), scope, random_ok=False) if "if" in step else None
         label = str(step.get("name") or "/".join(names))
-        node = F.Step(actions, player, players, bool(step.get("optional", False)), when, label, step.get("secret"))
+        until = self.fx._until(path, step, players is not None)
+        node = F.Step(actions, player, players, bool(step.get("optional", False)), when, label, step.get("secret"),
+                      until)
         return ctx.node(node, path, label)
 
     def ends(self, path, entries, scope, winners_allowed=True):

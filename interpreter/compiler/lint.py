@@ -119,13 +119,19 @@ def constant_score_parts(data: dict) -> list:
         return []
     zones, variables = _changed(data)
     changing = (zones | variables | CHANGING_BUILTINS) - {None}
-    out = []
-    for name, text in parts.items():
+    functions = _section(data, "functions")
+    functions = functions if isinstance(functions, dict) else {}
+
+    def reads(text, seen=()) -> set:
+        """The names an expression reads, and those of the ruleset's functions it calls."""
         try:
             tree = parse(text)
         except ExprError:
-            continue
-        read = {str(t) for t in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "NAME")}
-        if not read & changing:
-            out.append(name)
-    return out
+            return set(changing)     # unreadable: say nothing about it
+        found = {str(t) for t in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "NAME")}
+        for called in found & set(functions) - set(seen):
+            body = functions[called]
+            found |= reads(body.get("value", "") if isinstance(body, dict) else body, seen + (called,))
+        return found
+
+    return [name for name, text in parts.items() if not reads(text) & changing]

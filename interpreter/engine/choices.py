@@ -1,28 +1,121 @@
 """Choices: named arguments drawn from domains, a legality condition, and a label; actions add effects."""
 from __future__ import annotations
 
-from itertools import product
+from itertools import combinations, product
 
 from ..errors import GameError
 from ..expr.runtime import translate
 from .budget import MAX_STEP_ITEMS, MAX_TEXT, over_items, spend
 
+MAX_COMPLETION_CHECKS = 20_000   # conditions tried to see whether a partial pick can still be completed
+
+
+class Subset:
+    """An argument that is several items of a domain (`{pick: me.hand, count: 3}`), chosen one at a time."""
+
+    def __init__(self, name, domain, low, high, noun):
+        self.name, self.domain, self.low, self.high, self.noun = name, domain, low, high, noun
+
+    def bounds(self, g, env):
+        lo, hi = self.low(g, env, None), self.high(g, env, None)
+        return max(lo, 0), hi
+
+    def size_text(self, g, env) -> str:
+        """'3 cards', '1 to 3 cards': how the argument shows in an option before it is picked."""
+        try:
+            lo, hi = self.bounds(g, env)
+        except (TypeError, ValueError, KeyError):
+            return self.noun
+        return f"{lo if lo == hi else f'{lo} to {hi}'} {self.noun}"
+
 
 class Choice:
-    """What a player picks: argument names, a domain expression for each, an `if` condition, a label."""
+    """What a player picks: argument names, a domain expression for each, an `if` condition, a label.
 
-    def __init__(self, name, arg_names, domains, cond, label):
+    Subset arguments (last in `args`) are not part of the options: an option fixes the other
+    arguments, and the player then picks each subset item by item (see engine/picks.py); `final` is
+    the part of the condition that needs them, checked on complete picks."""
+
+    def __init__(self, name, arg_names, domains, cond, label, subsets=(), final=None):
         self.name = name
         self.arg_names = tuple(arg_names)
         self.domains = tuple(domains)
         self.cond = cond
         self.label_template = label  # a Template, or None for "name arg arg"
         self.kinds = ()  # static kinds of the arguments, for labels
+        self.subsets = tuple(subsets)
+        self.final = final
+        self.all_names = self.arg_names + tuple(s.name for s in self.subsets)
         # When no domain reads an earlier argument, options are a plain cartesian product.
         self.independent = not any(getattr(d, "locals_used", set()) & set(self.arg_names) for d in self.domains)
 
     def options(self, g, env, player):
-        """Every legal binding of the arguments, as tuples, in domain order."""
+        """Every legal binding of the arguments, as tuples, in domain order (without the subsets, and
+        only where the subsets can be picked legally)."""
+        found = self._plain_options(g, env, player)
+        if not self.subsets:
+            return found
+        base = dict(env)
+        base["me"] = player
+        out = []
+        for args in found:
+            base.update(zip(self.arg_names, args))
+            if self.completable(g, base, 0, []):
+                out.append(args)
+        return out
+
+    # subsets ------------------------------------------------------------------------------------
+    def completable(self, g, env, j, partial, budget=None) -> bool:
+        """Whether subset j, holding `partial` so far, and the subsets after it can be picked so that the
+        final condition holds (after MAX_COMPLETION_CHECKS tries the answer is yes)."""
+        budget = budget if budget is not None else [MAX_COMPLETION_CHECKS]
+        sub = self.subsets[j]
+        lo, hi = sub.bounds(g, env)
+        domain = list(sub.domain(g, env, None))
+        rest = [x for x in domain if x not in partial]
+        need = max(lo - len(partial), 0)
+        room = min(hi - len(partial), len(rest))
+        if need > room:
+            return False
+        last = j == len(self.subsets) - 1
+        if last and self.final is None:
+            return True
+        for size in range(need, room + 1):
+            for extra in combinations(rest, size):
+                budget[0] -= 1
+                if budget[0] < 0:
+                    return True
+                chosen = set(partial) | set(extra)
+                env[sub.name] = [x for x in domain if x in chosen]
+                ok = (self.final is None or bool(self.final(g, env, None))) if last else \
+                    self.completable(g, env, j + 1, [], budget)
+                if ok:
+                    return True
+        return False
+
+    def pick_options(self, g, env, j, partial) -> list:
+        """The items that may be picked next for subset j (each leaves a legal completion), in domain
+        order, then 'done' (-2) when the subset may stop here."""
+        sub = self.subsets[j]
+        lo, hi = sub.bounds(g, env)
+        out = []
+        if len(partial) < hi:
+            for x in sub.domain(g, env, None):
+                if x not in partial and self.completable(g, env, j, partial + [x]):
+                    out.append((0, (x,)))
+        if len(partial) >= lo and self.closed(g, env, j, partial):
+            out.append((-2, ()))
+        return out
+
+    def closed(self, g, env, j, partial) -> bool:
+        """Whether subset j may stop at `partial`: the final condition holds, or later subsets can follow."""
+        domain = list(self.subsets[j].domain(g, env, None))
+        env[self.subsets[j].name] = [x for x in domain if x in partial]
+        if j == len(self.subsets) - 1:
+            return self.final is None or bool(self.final(g, env, None))
+        return self.completable(g, env, j + 1, [])
+
+    def _plain_options(self, g, env, player):
         env = dict(env)
         env["me"] = player
         out = []
@@ -77,21 +170,27 @@ class Choice:
         return out
 
     def label(self, vm, g, player, args, outer=None):
-        """The readable label of one option (`outer`: the names around a `choose`, which its label may use)."""
+        """The readable label of one option (`outer`: the names around a `choose`, which its label may use).
+
+        Subsets not picked yet show as how many are to be picked ('pass 3 cards to P2')."""
         env = {} if outer is None else dict(outer)
         env["me"] = player
-        env.update(zip(self.arg_names, args))
+        env.update(zip(self.all_names, args))
+        pending = {s.name: s.size_text(g, env) for s in self.subsets[max(len(args) - len(self.arg_names), 0):]}
         if self.label_template is not None:
-            return self.label_template(vm, g, env)
-        parts = [self.name] + [vm.format(v, k) for v, k in zip(args, self.kinds)]
+            return self.label_template(vm, g, env, pending)
+        parts = [self.name] + [vm.format(v, k) for v, k in zip(args, self.kinds)] + list(pending.values())
         return " ".join(parts)
+
+    def needs_picks(self, args) -> bool:
+        return len(args) < len(self.all_names)
 
 
 class Action(Choice):
     """A named action: a choice whose `when` is checked first and whose effects run when it is taken."""
 
-    def __init__(self, name, arg_names, domains, cond, label, when, block, text):
-        super().__init__(name, arg_names, domains, cond, label)
+    def __init__(self, name, arg_names, domains, cond, label, when, block, text, subsets=(), final=None):
+        super().__init__(name, arg_names, domains, cond, label, subsets, final)
         self.when, self.block, self.text = when, block, text
 
     def options(self, g, player, env=None):
@@ -112,12 +211,15 @@ class Template:
         self.parts = parts  # [str | (Compiled)]
         self.loc, self.text = loc, text
 
-    def __call__(self, vm, g, env):
+    def __call__(self, vm, g, env, pending=None):
+        """The text; a hole that reads a name of `pending` shows that name's stand-in text instead."""
         out = []
         try:
             for part in self.parts:
                 if isinstance(part, str):
                     out.append(part)
+                elif pending and part.locals_used & pending.keys():
+                    out.append(" ".join(pending[n] for n in pending if n in part.locals_used))
                 else:
                     value = part(g, env, None)
                     if type(value) is list:

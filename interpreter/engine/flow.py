@@ -94,9 +94,9 @@ class Step(Choose):
     """One step of a turn: the current player (or `player`, or several `players` at once) chooses one
     of the legal options of the listed actions; an optional step adds "pass"; no option, no step."""
 
-    def __init__(self, actions, player, players, optional, when, name, secret=None):
+    def __init__(self, actions, player, players, optional, when, name, secret=None, until="all"):
         super().__init__(player or (lambda g, e, it: g.current), players, name, None, None, actions, optional,
-                         secret)
+                         secret, until)
         self.when, self.name, self.own_player = when, name, player
 
     def run(self, vm, g, frame):

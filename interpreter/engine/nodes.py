@@ -43,6 +43,10 @@ class Node:
     def block_end(self, vm, g, frame):
         g.stack.pop()
 
+    def loggable(self, option) -> bool:
+        """Whether taking this option writes a log line now."""
+        return True
+
 
 # cards ----------------------------------------------------------------------
 
@@ -60,7 +64,8 @@ class Move(Node):
         zones = g.zones
         s = self.src(g, env, None)
         src = zones[s]
-        dst = zones[self.dst(g, env, None)]
+        d = self.dst(g, env, None)
+        dst = zones[d]
         short = False
         if self.cards is not None:
             cards = self.cards(g, env, None)
@@ -105,6 +110,9 @@ class Move(Node):
                 dst[0:0] = cards
             if (g.known or vm.rs.card_resets) and src is not dst:
                 moved(vm, g, cards)
+            if vm.record:
+                # for narration: who moved which cards from where to where (see present/narrate.py)
+                g.events.append(("move", len(g.log), env.get("me", -1), s, d, tuple(cards)))
         if short and self.if_empty is not None:
             vm.push(self.if_empty, env)
 
@@ -137,6 +145,7 @@ class Deal(Node):
         zones = g.zones
         dealt = []
         short = False
+        before = [len(zones[base + p]) for p in who] if vm.record else None
         for _ in range(k if who else 0):
             spend(g, len(who))
             for p in who:
@@ -156,6 +165,9 @@ class Deal(Node):
                 break
         if dealt and (g.known or vm.rs.card_resets):
             moved(vm, g, dealt)
+        if dealt and vm.record:
+            g.events.append(("deal", len(g.log), s, tuple((base + p, tuple(zones[base + p][b:]))
+                                                         for p, b in zip(who, before))))
         if short and self.if_empty is not None:
             vm.push(self.if_empty, env)
 
@@ -252,11 +264,17 @@ class Set(Node):
             if type(v) is list and not add:
                 v = kept(g, v)   # a copy (a zone's list would change with the zone), within the caps
             if kind == "var":
-                g.vars[name] = grown(g, g.vars[name], v) if add else v
+                old = g.vars[name]
+                g.vars[name] = grown(g, old, v) if add else v
+                if vm.record and old != g.vars[name]:
+                    g.events.append(("set", len(g.log), name, -1, old, g.vars[name]))
             elif kind == "pvar":
                 table = g.pvars[name]
                 p = as_player(g, who(g, env, None))
-                table[p] = grown(g, table[p], v) if add else v
+                old = table[p]
+                table[p] = grown(g, old, v) if add else v
+                if vm.record and old != table[p]:
+                    g.events.append(("set", len(g.log), name, p, old, table[p]))
             else:
                 table = g.cvars[name]
                 cards = who(g, env, None)
@@ -440,11 +458,14 @@ class Choose(Node):
     always wins a race.
     """
 
-    def __init__(self, player, players, prompt, choice, body, actions, optional, secret=None):
+    def __init__(self, player, players, prompt, choice, body, actions, optional, secret=None, until="all"):
         self.player, self.players, self.prompt = player, players, prompt
         self.choice, self.body, self.actions, self.optional = choice, body, actions, optional
         # what others may read of a choice: secret by default when several choose at once
         self.secret = (players is not None) if secret is None else secret
+        # a reaction window (`until: first`): only the first player in priority order who acted is
+        # applied, priority going round the table from the player who opened the window
+        self.until = until
 
     def _options(self, g, env, p):
         if self.actions is not None:
@@ -477,7 +498,23 @@ class Choose(Node):
         vm.push_hold(env, self.id, {"queue": queue, "chosen": []})
         return vm.ask(self.id, queue[0][0], queue[0][1])
 
+    def choice_of(self, i):
+        """The choice (an action, or the inline args) an option index of this decision belongs to."""
+        return self.actions[i] if self.actions is not None else self.choice
+
+    def me_of(self, env, player, i):
+        """Who `me` is for an option: the chooser for an action or a simultaneous choice; else the
+        `me` of the effects around a one-player `choose`."""
+        return player if self.actions is not None or self.players is not None else env["me"]
+
+    def loggable(self, option) -> bool:
+        """An option whose subsets are still to be picked is logged once they are (see engine/picks.py)."""
+        return option[0] < 0 or not self.choice_of(option[0]).needs_picks(option[1])
+
     def resume(self, vm, g, frame, option, player):
+        if option[0] >= 0 and self.choice_of(option[0]).needs_picks(option[1]):
+            vm.rs.nodes[vm.rs.pick_node].start(vm, g, self, option, player)
+            return
         if self.players is None:
             self._apply(vm, frame[2], option, player, shared=True)
             return
@@ -489,7 +526,19 @@ class Choose(Node):
             return
         g.stack.pop()  # the hold frame: every choice is in; apply them in priority order
         env = frame[2]
-        n, first = g.n, g.turn % g.n   # priority rotates with the turn: seat `first` goes first
+        n = g.n
+        if self.until == "first":
+            # the window closes on the first player after the opener (in seat order) who acted
+            first = (env["me"] + 1) % n
+            acted = sorted((c for c in data["chosen"] if c[1][0] >= 0), key=lambda c: (c[0] - first) % n)
+            if not acted:
+                return
+            p, opt = acted[0]
+            if vm.record:
+                vm.log_choice(self, p, opt, head=f"P{p + 1} reacts first: ", secret=False)
+            self._apply(vm, env, (opt[0], tuple(opt[1])), p, shared=False)
+            return
+        first = g.turn % n   # priority rotates with the turn: seat `first` goes first
         order = sorted(data["chosen"], key=lambda c: (c[0] - first) % n, reverse=True)
         for p, opt in order:            # pushed last-first, so they run first-first
             self._apply(vm, env, (opt[0], tuple(opt[1])), p, shared=False)
@@ -501,7 +550,7 @@ class Choose(Node):
         if self.actions is not None:
             action = self.actions[i]
             inner = {"me": player}
-            inner.update(zip(action.arg_names, args))
+            inner.update(zip(action.all_names, args))
             if action.block is not None:
                 vm.push(action.block, inner)
             return
@@ -509,11 +558,11 @@ class Choose(Node):
         # it, in the same list. Several at once: each one's `do` runs with `me` = that chooser and sees
         # its own values only.
         if shared:
-            env.update(zip(self.choice.arg_names, args))
+            env.update(zip(self.choice.all_names, args))
             target = env
         else:
             target = dict(env, me=player)
-            target.update(zip(self.choice.arg_names, args))
+            target.update(zip(self.choice.all_names, args))
         if self.body is not None:
             vm.push(self.body, target)
 

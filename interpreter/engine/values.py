@@ -88,12 +88,3 @@ def decode(value, cards):
         return [decode(v, cards) for v in value]
     return value
 
-
-def plain(value):
-    """A value for people and JSON views: players as 'P2', cards stay ids (the caller labels them)."""
-    t = type(value)
-    if t is Player:
-        return seat_name(value)
-    if t is list or t is tuple:
-        return [plain(v) for v in value]
-    return value

@@ -582,6 +582,8 @@ class _Compiler:
         name = str(tok)
         if name in self.names.functions:
             return self._user_call(self.names.functions[name], tok, arg_trees, s)
+        if name == "keys":
+            return self._keys(tok, arg_trees, s)
         fn = FUNCTIONS.get(name)
         if fn is None:
             self.fail(f"unknown function '{name}'", tok, did_you_mean(name, FUNCTIONS), code="unknown-function")
@@ -632,6 +634,22 @@ class _Compiler:
         elif kind == "item":
             kind = ELEMENT.get(kinds[0], "any") if kinds else "any"
         return self._call(fn, args), kind
+
+    def _keys(self, tok, arg_trees, s):
+        """`keys(family)`: the keys of a family of zones (a keyed family's keys, or 0..N-1), in order."""
+        n = self.names
+        arg = arg_trees[0] if len(arg_trees) == 1 else None
+        name = str(arg.children[0]) if isinstance(arg, Tree) and arg.data == "name" else None
+        z = n.families.get(name) or n.player_families.get(name) if name not in s.locals else None
+        if z is None:
+            self.fail("keys() takes the name of a family of zones, as in keys(row) or keys(stall)", tok, code="arity")
+        n.used.add(("zone", z.name))
+        n.used.add(("function", "keys"))
+        if z.keys is not None:
+            keys = list(z.keys)
+            return (lambda g, e, it: keys), "list"
+        size = _size(z)
+        return (lambda g, e, it: list(range(size(g)))), "list"
 
     def _user_call(self, uf, tok, arg_trees, s):
         """A call of one of the ruleset's functions: its body is compiled here, with the kinds of the

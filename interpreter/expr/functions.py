@@ -178,6 +178,8 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     Function("previous", 1, 2, _previous, "player", needs_game=True, doc="the player before p in seat order"),
     Function("others", 1, 1, _others, "players", needs_game=True,
              doc="every player but p, in seat order starting after p"),
+    Function("keys", 1, 1, lambda family: family, "list",
+             doc="the keys of a family of zones, in order: `keys(stall)` (0 to N-1 for a numbered family)"),
     Function("random", 1, 1, _random, "item", needs_game=True,
              doc="one item drawn by the game's random generator (use in effects only)"),
 ]}

@@ -13,7 +13,8 @@ from .words import (ScenarioError, differs, expand, mapping, players_prefix, sam
 MATCHERS = ("sorted", "count", "includes", "excludes")
 PLAYER_KEY = re.compile(r"(options|view) (P\d+)$")
 LOG_KEYS = ("log contains", "log lacks")
-SEEN = ("count", "top", "hidden")   # what a view shows of a zone whose cards a player cannot see
+SEEN = ("count", "top", "hidden", "known")   # what a view shows of a zone whose cards a player cannot see
+# (known: [[position, card], ...], the cards of it the player was shown by a reveal)
 
 
 def expect(run, spec, path: tuple) -> None:
@@ -100,7 +101,7 @@ def view(run, p: int, want, path: tuple) -> None:
         found, ordered = seen_of(run, seen, str(key), where)
         what = f"view {who} of {key}"
         if isinstance(value, dict) and set(value) <= set(SEEN) and value:
-            if "count" in value and not value.keys() <= {"count", "top"}:
+            if "count" in value and not value.keys() <= {"count", "top", "known"}:
                 raise ScenarioError("in a view, {count: n} means that only the number is seen; it does not go "
                                     "with hidden", where)
             want_seen = {k: expand(v, where + (k,)) if k == "top" else v for k, v in value.items()}

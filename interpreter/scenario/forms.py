@@ -105,7 +105,13 @@ def forms(rules) -> list[Form]:
                 parts += [" ", (kind, name)]
         texts += [p[1] for p in parts if not isinstance(p, str)]
         literals = {a or b for text in texts for a, b in STRING.findall(text)}
+        if choice.subsets:
+            # before its items are picked, a subset shows as its size: '2 cards', '1 to 3 cards'
+            literals |= {"to"} | {sub.noun for sub in choice.subsets}
         out.append(Form(choice.name, parts, literals))
+    if any(choice.subsets for choice in choices):
+        # the items of a subset are then picked one by one, and 'done' may end a range
+        out += [Form("pick", [("any", "item")]), Form("done", ["done"])]
     return out + [Form("pass", ["pass"])]
 
 

@@ -29,6 +29,8 @@ GAMES = [
     ("pit-tutorial", 8, 2, ["greedy"], {"target": 50}),
     ("forehead-poker", 3, 2, ["random"]),
     ("forehead-poker", 5, 1, ["greedy", "random"]),
+    ("souk", 3, 1, ["random"]),
+    ("souk", 2, 3, ["greedy", "random"]),
 ]
 
 
