@@ -112,7 +112,7 @@ class HumanAgent(Agent):
     name = "human"
 
     def __init__(self, input_fn=None, output_fn=None):
-        self.input = input_fn or (lambda prompt: click.prompt(prompt, default="", show_default=False))
+        self.input = input_fn or _read_answer
         self.output = output_fn or click.echo
 
     def choose(self, request: Request) -> int:
@@ -126,9 +126,13 @@ class HumanAgent(Agent):
             try:
                 answer = self.input(f"choose 1-{request.count} (or a label)")
             except (EOFError, click.Abort):
-                raise GameError("no more input: the game was left unfinished", "aborted")
+                raise GameError("no more input: the game was left unfinished", "aborted") from None
+            except KeyboardInterrupt:
+                out("")
+                raise GameError("interrupted (Ctrl-C): the game was left unfinished", "aborted") from None
             answer = (answer or "").strip()
-            if answer.isdigit() and 1 <= int(answer) <= request.count:
+            # a number in decimal digits ('²' is a digit to Python but no number int() reads)
+            if answer.isdecimal() and len(answer) <= 9 and 1 <= int(answer) <= request.count:
                 return int(answer) - 1
             matches = [i for i, label in enumerate(request.options) if label == answer]
             if not matches:
@@ -138,9 +142,15 @@ class HumanAgent(Agent):
             if len(matches) > 1:
                 out(f"'{answer}' matches {len(matches)} options; type more of it or a number.")
             else:
-                why = request.why_not(answer) if answer and not answer.isdigit() else ""
+                why = request.why_not(answer) if answer and not answer.isdecimal() else ""
                 out(f"'{answer}' is not an option" + (f" - {why}" if why else "")
                     + f": type a number from 1 to {request.count}.")
+
+
+def _read_answer(prompt: str) -> str:
+    """A line typed at the terminal: EOFError when the input ends, KeyboardInterrupt on Ctrl-C (told
+    apart, where click's prompt makes both an Abort)."""
+    return input(f"{prompt}: ")
 
 
 def render_view(view: dict) -> str:

@@ -1,4 +1,5 @@
-"""Play seeded games of a ruleset to find what reading cannot: actions never taken, games that stall."""
+"""Play seeded games of a ruleset to find what reading cannot: actions never taken, games that stall, turns
+that follow one another without a decision until the turn limit."""
 from __future__ import annotations
 
 from .analysis.runner import Batch, Runner, RulesetRef
@@ -30,6 +31,18 @@ def probe(rules, source, games: int, seed: int = 0, runner: Runner | None = None
                                          source.location(("flow",)), "error")
             continue
         taken.update(record["actions"])
+        quiet = record["turns"] - record.get("last_decision_turn", 0)
+        if record["stalled"] and record["reason"].startswith("turn limit") and quiet > players:
+            # nobody was asked anything for more than a round of the table, up to the limit: the
+            # turns go round without a way out (a decision would have changed something)
+            errors[players] = Diagnostic(
+                "no-decision-loop", f"{players} players, seed {record['seed']}: from turn "
+                f"{record['last_decision_turn']} to the turn limit ({record['turns']} turns) nobody was asked to "
+                "choose: every turn passed without a decision, so the game could only stall",
+                _turn_location(source), "error",
+                "end the round or the game when nobody can act any more (a round's 'ends'), or give the "
+                "steps an option that is always legal")
+            continue
         if record["stalled"]:
             reasons = stalled[players]
             reasons[record["reason"]] = reasons.get(record["reason"], 0) + 1
@@ -49,3 +62,8 @@ def probe(rules, source, games: int, seed: int = 0, runner: Runner | None = None
                                        f"{games} games per player count", source.location(("actions", name),
                                                                                           key=True), "warning"))
     return findings
+
+
+def _turn_location(source):
+    """Where the turns that go round are written: the round's steps (or the nearest part of the flow)."""
+    return source.location(("flow", "round", "turn", "steps"))

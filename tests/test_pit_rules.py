@@ -191,3 +191,19 @@ def test_hand_sizes_constant_and_offers_hidden(name):
                 words = set(label.replace("(", " ").replace(")", " ").replace(",", " ").split())
                 assert not (words & others), (label, words & others)
             game.apply(rng.randrange(game.option_count()))
+
+
+@pytest.mark.parametrize("players,seed", [(4, 1), (8, 2)])
+def test_tutorial_hand_ends_when_nobody_can_win_it_any_more(players, seed):
+    # random players claim wrongly often: once fewer than two are left in and none holds the goal,
+    # the hand ends and the next is dealt - never a run of turns nobody is asked anything in
+    game = Game.new(rules("pit-tutorial"), players, seed=seed)
+    rng = random.Random(seed)
+    asked_at, quiet = 0, 0
+    while not game.is_over and game.state.turn < 300:
+        asked_at = game.state.turn
+        game.apply(rng.randrange(game.option_count()))
+        quiet = max(quiet, game.state.turn - asked_at)
+    ended = [line for line in game.state.log if isinstance(line, str) and "nobody can win this hand any more" in line]
+    assert ended and game.state.round >= len(ended) + 1   # each such end deals the next hand
+    assert quiet <= 1

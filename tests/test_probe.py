@@ -20,9 +20,14 @@ def test_pit_tutorial_goal_is_impossible_with_three_to_six_players():
     assert all(d.location.line and d.severity == "warning" for d in stalls)
 
 
-def test_cubirds_pairs_stalls_are_reported():
-    stalls = [d for d in findings("cubirds-pairs", 3) if d.code == "stalls"]
-    assert [d.message.split()[1] for d in stalls] == ["2", "3", "4"]
+def test_cubirds_pairs_rounds_nobody_can_play_are_reported_as_a_loop():
+    # the tutorial has no rule for a round in which nobody can play: the turns go round without a
+    # decision until the turn limit, which is an error of the ruleset, at its steps
+    loops = [d for d in findings("cubirds-pairs", 3) if d.code == "no-decision-loop"]
+    assert [d.message.split()[0] for d in loops] == ["2", "3", "4"]
+    assert all(d.severity == "error" and "nobody was asked to choose" in d.message for d in loops)
+    text = (ROOT / "rulesets" / "variants" / "cubirds-pairs.yaml").read_text().splitlines()
+    assert {text[d.location.line - 2].strip() for d in loops} == {"steps:"}   # at the first step
 
 
 def test_an_action_never_taken_is_reported_at_its_name():
@@ -34,3 +39,46 @@ def test_an_action_never_taken_is_reported_at_its_name():
     found = [d for d in probe(rules, source, 5) if d.code == "never-taken"]
     assert [d.message for d in found] == ["action 'bank' was never taken in 5 games per player count"]
     assert found[0].location.line == text.splitlines().index("  bank:") + 1
+
+
+LOOPING = """\
+name: looping
+players: {min: 2, max: 2}
+components:
+  card:
+    in: deck
+    cards:
+      - {value: 1, count: 4}
+zones:
+  deck: {visibility: count}
+  hand: {per_player: true}
+actions:
+  take:
+    if: count(deck) > 0
+    do:
+      - move: {from: deck, to: me.hand}
+flow:
+  round:
+    turn:
+      steps: [take]
+limits:
+  turns: 50
+"""
+
+
+def test_turns_that_go_round_without_a_decision_to_the_limit_are_a_ruleset_error():
+    # once the deck is empty nobody can take: the turns follow one another until the limit
+    source = parse_text(LOOPING, "looping.yaml")
+    found = [d for d in probe(load_text(LOOPING, "looping.yaml"), source, 2) if d.severity == "error"]
+    assert [(d.code, d.location.line) for d in found] == [("no-decision-loop", LOOPING.splitlines().index(
+        "      steps: [take]") + 1)]
+    assert found[0].message == ("2 players, seed 0: from turn 4 to the turn limit (50 turns) nobody was asked "
+                                "to choose: every turn passed without a decision, so the game could only stall")
+
+
+def test_a_game_with_decisions_to_its_end_is_no_loop():
+    text = LOOPING.replace("    if: count(deck) > 0\n", "").replace(
+        "      - move: {from: deck, to: me.hand}", "      - move: {from: me.hand, to: deck}\n"
+        "      - move: {from: deck, to: me.hand}")
+    found = probe(load_text(text, "ok.yaml"), parse_text(text, "ok.yaml"), 2)
+    assert [d.code for d in found] == ["stalls"]

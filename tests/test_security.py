@@ -398,3 +398,65 @@ def test_a_computed_attribute_has_a_budget_while_the_ruleset_loads():
         load_text(text, "hostile.yaml")
     d = info.value.diagnostics[0]
     assert d.code == "computed" and "went through more than 1,000,000 list items" in d.message
+
+
+# Texts made outside the VM (labels, prompts) and inside it (log lines) fail at their place -------------
+
+def test_a_label_that_fails_is_located_in_decision_and_apply_and_changes_nothing():
+    text = hostile(label='"take {card} ({x / (x - 1)})"')
+    game = Game.new(load_text(text, "hostile.yaml"), 2, seed=1)   # labels are made when asked for
+    where = f"hostile.yaml:{line_of(text, 'label:')}:"
+    with pytest.raises(GameError) as info:
+        game.decision
+    assert str(info.value).startswith(where) and "division by zero" in str(info.value)
+    before = game.to_json()
+    with pytest.raises(GameError) as info:
+        game.apply(0)
+    assert str(info.value).startswith(where) and "division by zero" in str(info.value)
+    assert game.to_json() == before
+
+
+def test_a_prompt_that_fails_is_located():
+    text = hostile("  - choose:\n      prompt: 'pick {xs[3]}'\n      args: {v: '[1, 2]'}\n      do: []")
+    game = Game.new(load_text(text, "hostile.yaml"), 2, seed=1)
+    with pytest.raises(GameError) as info:
+        game.decision
+    assert str(info.value).startswith(f"hostile.yaml:{line_of(text, 'prompt:')}:")
+    assert "[3] is past the end of a list of 1 item" in str(info.value)
+
+
+def test_a_log_line_that_fails_is_located_and_the_choice_is_undone():
+    text = hostile(do="      - log: 'took {t / 2}'")
+    game = Game.new(load_text(text, "hostile.yaml"), 2, seed=1)
+    before = game.to_json()
+    with pytest.raises(GameError) as info:
+        game.apply(0)
+    assert str(info.value).startswith(f"hostile.yaml:{line_of(text, '- log:')}:")
+    assert "'/' divides numbers, not a text and a number" in str(info.value)
+    assert game.to_json() == before
+
+
+# Winners are players of the game -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("winners,message", [
+    ("'[99]'", "winners are players, and 99 is a number, not a player"),
+    ("'[-1]'", "winners are players, and -1 is a number, not a player"),
+    ("99", "winners are players (as in '[me]' or 'players where ...'), but this is a number"),
+    ("'[players[0], 2]'", "winners are players, and 2 is a number, not a player"),
+    ("count(deck)", "winners are players (as in '[me]' or 'players where ...'), but this is a number"),
+    ("'first(deck)'", "winners are players (as in '[me]' or 'players where ...'), but this is a card"),
+])
+def test_winners_that_are_not_players_are_refused_at_load(winners, message):
+    text = hostile(f"  - end_game: {{winners: {winners}}}")
+    with pytest.raises(RulesetError) as info:
+        load_text(text, "hostile.yaml")
+    d = info.value.diagnostics[0]
+    assert message in d.message and d.location.line == line_of(text, "end_game")
+
+
+@pytest.mark.parametrize("value,shown", [(99, "99"), (-1, "-1"), (2, "2")])
+def test_winners_outside_the_seats_are_refused_when_the_game_ends(value, shown):
+    text = hostile(f"  - set: {{x: {value}}}\n  - end_game: {{winners: '[x]'}}")
+    message = start_fails(text)
+    assert message == (f"hostile.yaml:{line_of(text, 'end_game')}:5: winners must be a player of this game "
+                       f"(P1 to P2), not {shown}")

@@ -74,6 +74,7 @@ def play_game(rules, batch: Batch, index: int) -> dict:
     record = {"game": index, "seed": seed, "players": batch.players, "agents": list(batch.seats),
               "params": dict(batch.params), "error": None}
     taken: set[str] = set()
+    asked = 0   # the turn of the last decision (a game that reaches its turn limit long after it loops)
     try:
         game = Game.new(rules, batch.players, seed=seed, params=dict(batch.params), record=False)
         agents = [make_agent(name, seed=seed * 1000 + seat) for seat, name in enumerate(batch.seats)]
@@ -81,6 +82,7 @@ def play_game(rules, batch: Batch, index: int) -> dict:
             who = game.current_player
             choice = agents[who].choose(Request(game, who))
             if batch.track_actions:
+                asked = game.state.turn
                 node_id, _, options = game.state.pending
                 actions = getattr(rules.nodes[node_id], "actions", None)
                 if actions and options[choice][0] >= 0:
@@ -98,6 +100,7 @@ def play_game(rules, batch: Batch, index: int) -> dict:
     })
     if batch.track_actions:
         record["actions"] = sorted(taken)
+        record["last_decision_turn"] = asked
     return record
 
 

@@ -13,6 +13,9 @@ from .state import State
 from .values import PLAYERS, Card, Player, as_players
 
 
+ONLOOKER = -1   # the seat number views give one who sits at no seat
+
+
 def log_text(entry) -> str:
     """A log entry as text: a private line starts with who may read it, '(P1 only) ...'; a line that the
     others read with some cards masked is given twice, '(P1 only) ...' then '(others) ...'."""
@@ -64,6 +67,13 @@ class Game:
     def new(cls, ruleset, players: int, seed: int = 0, params: dict | None = None, record: bool = True) -> "Game":
         """Set up a new game and run it to its first decision."""
         rs = ruleset
+        _check_ruleset(rs, "Game.new")
+        if type(players) is not int:
+            raise GameError(f"the number of players must be a whole number, not {players!r:.40}", "player-count")
+        if type(seed) is not int:
+            raise GameError(f"the seed must be a whole number, not {seed!r:.40}", "seed")
+        if params is not None and not isinstance(params, dict):
+            raise GameError(f"params must be a map of parameter names to values, not {params!r:.40}", "parameter")
         if not rs.min_players <= players <= rs.max_players:
             raise GameError(f"{rs.name} is for {rs.min_players} to {rs.max_players} players, not {players}",
                             "player-count")
@@ -94,8 +104,14 @@ class Game:
     def replay(cls, ruleset, players: int, seed: int, choices, params=None, record=True) -> "Game":
         """Rebuild a game exactly from its seed and the list of option indexes chosen."""
         game = cls.new(ruleset, players, seed, params, record)
-        for c in choices:
-            game.apply(c)
+        if isinstance(choices, (str, bytes, dict)) or not hasattr(choices, "__iter__"):
+            raise GameError(f"the choices to replay must be a list of option numbers or labels, not "
+                            f"{choices!r:.40}", "replay")
+        for i, c in enumerate(choices):
+            try:
+                game.apply(c)
+            except IllegalChoice as exc:
+                raise IllegalChoice(f"choice {i + 1} of the replay: {exc}") from None
         return game
 
     # the public API ---------------------------------------------------------
@@ -134,6 +150,7 @@ class Game:
         if p is None:
             raise IllegalChoice("the game is over: there is nothing to choose")
         options = p[2]
+        g.work = MAX_STEP_ITEMS   # the label logged below spends from this step's budget
         if type(choice) is int and 0 <= choice < len(options):
             index = choice
         elif isinstance(choice, str):
@@ -219,21 +236,31 @@ class Game:
     @classmethod
     def from_json(cls, ruleset, data: dict, record: bool = True) -> "Game":
         """Restore a game saved with `to_json`; the ruleset must be the one it was saved with."""
+        from .saves import check_save
+        _check_ruleset(ruleset, "Game.from_json")
         try:
-            if data.get("fingerprint") != ruleset.fingerprint:
+            if not isinstance(data, dict) or data.get("fingerprint") != ruleset.fingerprint:
                 raise GameError("this saved game was made with a different ruleset", "saved-game")
+            check_save(ruleset, data)
             state = State.from_json(data["state"], ruleset.blocks.__getitem__, ruleset.card_values)
             state.layout = ruleset.layout(state.n, state.params)
             state.zbase = state.layout.base
             return cls(ruleset, state, record)
         except GameError:
             raise
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as exc:
             raise GameError(f"the saved game is damaged: {exc}", "saved-game") from None
 
-    def view(self, player: int, ids: bool = False) -> dict:
+    def view(self, player: int | None, ids: bool = False) -> dict:
+        """What `player` (a seat from 0, or a Player) may see of the game now; None: an onlooker, who
+        sees what every player may see."""
         from .view import view
-        return view(self, player, ids)
+        if player is None:
+            return view(self, ONLOOKER, ids)
+        if type(player) not in (int, Player) or not 0 <= player < self.state.n:
+            raise GameError(f"view takes a seat from 0 to {self.state.n - 1} (or None for an onlooker), "
+                            f"not {player!r:.40}", "not-a-player")
+        return view(self, PLAYERS[player], ids)
 
     # the VM ---------------------------------------------------------------
     def push(self, block: int, env: dict, owner: int = -1, data=None) -> None:
@@ -413,6 +440,12 @@ class Game:
             g.log.append(text)      # a line for every player is a public line
         else:
             g.log.append([seats, text])
+
+
+def _check_ruleset(rs, where: str) -> None:
+    from ..ruleset import Ruleset
+    if not isinstance(rs, Ruleset):
+        raise GameError(f"{where} takes a ruleset (from load or load_text), not {type(rs).__name__}", "usage")
 
 
 def _fresh(value):

@@ -19,10 +19,9 @@ def board(game, seat: int | None, names=None, story_from: int = 0) -> dict:
     rs, g = game.rs, game.state
     display = rs.display
     words = display.words
-    viewer = seat if seat is not None else -1
-    view = game.view(viewer, ids=True)
+    view = game.view(seat, ids=True)
     # variables as people read them (cards in them by label); the zones above keep ids for their attributes
-    named = game.view(viewer)
+    named = game.view(seat)
     names = list(names or [])
     out = {
         "title": rs.title, "ruleset": rs.name, "players": g.n,
