@@ -213,3 +213,27 @@ def test_the_end_of_input_and_ctrl_c_end_the_game_cleanly(rules, exc, message):
     with pytest.raises(GameError) as info:
         ask(rules, [exc])
     assert str(info.value) == message
+
+
+# The scenario runner -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("paths,message", [
+    (None, "run_scenarios takes a list of files and folders, not NoneType"),
+    (7, "run_scenarios takes a list of files and folders, not int"),
+    ([None], "run_scenarios takes the path of a scenario file or folder, not None"),
+    ([""], "run_scenarios takes the path of a scenario file or folder, not ''"),
+])
+def test_the_scenario_runner_refuses_what_is_not_a_path(paths, message):
+    from interpreter import RulebookError
+    from interpreter.scenario import run_scenarios
+    with pytest.raises(RulebookError) as info:
+        run_scenarios(paths)
+    assert str(info.value) == message
+
+
+def test_the_scenario_runner_takes_one_path_as_a_list_of_one():
+    from interpreter.scenario import run_scenarios
+    from helpers import ROOT
+    one = ROOT / "tests" / "scenarios" / "cubirds-big-flock-wins.yaml"
+    results, code = run_scenarios(str(one))
+    assert code == 0 and [r.name for r in results] == ["CuBirds: a big flock of owls wins"]

@@ -100,3 +100,12 @@ def test_bots_only_are_watched_to_the_end():
     assert r.exit_code == 0
     assert "P2 puts 1 bird from their hand in row 2: flamingo" in r.output
     assert " Winner: P" in r.output
+
+
+def test_digits_that_are_no_number_are_refused_and_asked_again():
+    # '²' and '¹' are digits to Python that int() cannot read; a number of 5000 digits neither
+    r = play(["cubirds", "--seed", "3", "--agents", "human,random"], ["²", "¹", "9" * 5000, "quit", "no"])
+    assert r.exit_code == 0, r.output
+    assert " '²' is not an option" in r.output and " '¹' is not an option" in r.output
+    assert f" '{'9' * 5000}' is not an option" in r.output
+    assert "left without saving" in r.output

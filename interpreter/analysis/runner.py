@@ -237,7 +237,7 @@ def _ordered(chunks, submit, wait, get, window: int, progress):
 def _reachable(address: str) -> None:
     """Fail at once when nothing listens at a cluster's host:port (Ray itself would retry for minutes)."""
     host, _, port = address.split("://")[-1].rpartition(":")
-    if not host or not port.isdigit():
+    if not host or not (port.isascii() and port.isdigit()):
         return   # "auto", "local" and other forms Ray understands by itself
     try:
         socket.create_connection((host, int(port)), timeout=5).close()

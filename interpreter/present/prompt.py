@@ -95,7 +95,8 @@ class Prompt:
                     chosen.pop()
                     shown = None
                 continue
-            if answer.isdigit():
+            # decimal digits only: '²' is a digit to Python but no number int() reads
+            if answer.isdecimal() and len(answer) <= 9:
                 k = int(answer)
                 if 1 <= k <= len(items):
                     if shown is not None:

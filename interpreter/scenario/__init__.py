@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import RulesetError
+import os
+
+from ..errors import RulebookError, RulesetError
 from ..source import read_file
 from .arrange import STAGING, Table, zone_slot
 from .expect import MATCHERS
@@ -24,6 +26,7 @@ __all__ = ["run_scenario", "run_scenarios", "scenario_files", "format_results", 
 
 def run_scenario(path) -> ScenarioResult:
     """Play one scenario file; every problem, in the file or in the game, becomes a failure line."""
+    _check_path(path, "run_scenario")
     result = ScenarioResult(Path(path).stem, str(path))
     try:
         source = read_file(path)
@@ -42,13 +45,25 @@ def run_scenario(path) -> ScenarioResult:
     return result
 
 
+def _check_path(path, where: str) -> None:
+    if not isinstance(path, (str, os.PathLike)) or not str(path):
+        raise RulebookError(f"{where} takes the path of a scenario file or folder, not {path!r:.40}")
+
+
 def scenario_files(paths) -> list:
     """The files to run: each file given, and the .yaml files directly inside each folder given."""
     return [f for p in map(Path, paths) for f in (sorted(p.glob("*.yaml")) if p.is_dir() else [p])]
 
 
 def run_scenarios(paths) -> tuple[list, int]:
-    """Run scenario files and folders; the exit code is 0 when there were some and all passed, else 1."""
+    """Run scenario files and folders (a list of paths, or one path); the exit code is 0 when there were
+    some and all passed, else 1."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    if not isinstance(paths, (list, tuple)):
+        raise RulebookError(f"run_scenarios takes a list of files and folders, not {type(paths).__name__}")
+    for p in paths:
+        _check_path(p, "run_scenarios")
     results = [run_scenario(p) for p in scenario_files(paths)]
     if not results:
         results = [ScenarioResult("no scenarios", ", ".join(map(str, paths)),

@@ -70,7 +70,7 @@ def create_app(ruleset: str | None = None, hub: Hub | None = None) -> Starlette:
     def seat_of(table, text: str):
         if text == "watch":
             return None
-        if not text.isdigit() or not 1 <= int(text) <= table.game.state.n:
+        if not (text.isascii() and text.isdigit()) or len(text) > 9 or not 1 <= int(text) <= table.game.state.n:
             raise GameError(f"no seat '{text}' at this table", "no-seat")
         return int(text) - 1
 
