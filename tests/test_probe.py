@@ -1,6 +1,8 @@
 """validate --simulate: what playing reveals - goals the cards make impossible, actions never taken."""
 from __future__ import annotations
 
+import pytest
+
 from interpreter import load, load_text
 from interpreter.extends import load_merged
 from interpreter.probe import probe
@@ -82,3 +84,16 @@ def test_a_game_with_decisions_to_its_end_is_no_loop():
         "      - move: {from: deck, to: me.hand}")
     found = probe(load_text(text, "ok.yaml"), parse_text(text, "ok.yaml"), 2)
     assert [d.code for d in found] == ["stalls"]
+
+
+@pytest.mark.parametrize("added,needle", [
+    ("    label: 'take {1 / (count(deck) - 3)}'\n", "label:"),           # made when a player looks
+    ("    do:\n      - log: 'left {[1][count(deck) - 3]}'\n", "- log:"),  # made when the log is written
+])
+def test_a_label_or_log_line_that_fails_is_found_by_playing(added, needle):
+    text = LOOPING.replace("    if: count(deck) > 0\n    do:\n", "    if: count(deck) > 0\n" + added + (
+        "" if "do:" in added else "    do:\n"))
+    found = [d for d in probe(load_text(text, "texts.yaml"), parse_text(text, "texts.yaml"), 1)
+             if d.code == "probe-error"]
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if needle in l)
+    assert len(found) == 1 and f"texts.yaml:{line}:" in found[0].message

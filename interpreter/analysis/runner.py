@@ -76,12 +76,15 @@ def play_game(rules, batch: Batch, index: int) -> dict:
     taken: set[str] = set()
     asked = 0   # the turn of the last decision (a game that reaches its turn limit long after it loops)
     try:
-        game = Game.new(rules, batch.players, seed=seed, params=dict(batch.params), record=False)
+        # validate --simulate (track_actions) also writes the log and the labels, as play does, so that
+        # a text that fails there is found
+        game = Game.new(rules, batch.players, seed=seed, params=dict(batch.params), record=batch.track_actions)
         agents = [make_agent(name, seed=seed * 1000 + seat) for seat, name in enumerate(batch.seats)]
         while not game.is_over:
             who = game.current_player
             choice = agents[who].choose(Request(game, who))
             if batch.track_actions:
+                game.legal_options()   # the labels and the prompt
                 asked = game.state.turn
                 node_id, _, options = game.state.pending
                 actions = getattr(rules.nodes[node_id], "actions", None)
