@@ -460,3 +460,14 @@ def test_winners_outside_the_seats_are_refused_when_the_game_ends(value, shown):
     message = start_fails(text)
     assert message == (f"hostile.yaml:{line_of(text, 'end_game')}:5: winners must be a player of this game "
                        f"(P1 to P2), not {shown}")
+
+
+@pytest.mark.parametrize("word", ["me", "current", "turn", "count(deck)", "x"])
+def test_a_card_label_that_reads_the_game_is_refused_at_load(word):
+    # found by benchmarks/fuzz_long.py: labels are written at load, when there is no game to read
+    text = hostile().replace("    in: deck\n", "    in: deck\n    label: '{value} " + "{" + word + "}'\n")
+    with pytest.raises(RulesetError) as info:
+        load_text(text, "hostile.yaml")
+    d = info.value.diagnostics[0]
+    assert d.code == "label" and "not what changes in a game" in d.message
+    assert d.location.line == line_of(text, "label: '{value}")

@@ -164,4 +164,8 @@ class CardsBuilder:
                     labels[c] = "".join(p if isinstance(p, str) else str(p(budget, {}, c)) for p in template.parts)
             except (TypeError, ValueError, ZeroDivisionError, IndexError, GameError) as exc:
                 ctx.error(lpath, f"cannot write the label of the card {self.cards[c]}: {exc}", "label")
+            except (AttributeError, KeyError):
+                # labels are written once, when the ruleset loads: there is no game yet to read
+                ctx.error(lpath, "a card's label reads the card's attributes and the ruleset's fixed values "
+                          "only, not what changes in a game (me, current, turn, zones, variables)", "label")
         return labels
