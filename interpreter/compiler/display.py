@@ -4,6 +4,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..engine.budget import LoadBudget
+from ..errors import GameError
 from ..expr.compiler import Scope
 from ..expr.parser import ExprError, parse
 from .context import Abort
@@ -170,11 +172,16 @@ def _zone_fields(ctx, path, zspec, zd, cards, card_attrs):
     if "note" in zspec:
         template = ctx.template(path + ("note",), Scope({}, "card"))
         zd.notes = [None] * len(cards)
+        budget = LoadBudget()   # notes are written at load: a budget, and no game to read
         for c in range(len(cards)):
             try:
-                zd.notes[c] = "".join(p if isinstance(p, str) else str(p(None, {}, c)) for p in template.parts)
-            except (TypeError, ValueError, ZeroDivisionError, IndexError):
+                zd.notes[c] = "".join(p if isinstance(p, str) else str(p(budget, {}, c)) for p in template.parts)
+            except (TypeError, ValueError, ZeroDivisionError, IndexError, GameError):
                 zd.notes[c] = None   # a card of another type, without the attributes the note reads
+            except (AttributeError, KeyError):
+                ctx.error(path + ("note",), "a note reads the card's attributes and the ruleset's fixed values "
+                          "only, not what changes in a game (me, current, turn, zones, variables)", "note")
+                break
 
 
 def _list(ctx, key, spec, known, what, default) -> list:

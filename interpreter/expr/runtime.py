@@ -107,6 +107,8 @@ _TRANSLATIONS = [
      lambda m: f"[...] takes a position (a number), not {_word(m[1])}"),
     (re.compile(r"integer (division|modulo) by zero|integer division or modulo by zero"), lambda m: "division by zero"),
     (re.compile(r"list index out of range"), lambda m: "a position past the end of a list"),
+    (re.compile(r"'(\w+)' object cannot be interpreted as an integer"), lambda m: f"a number is needed here, not {_word(m[1])}"),
+    (re.compile(r"unhashable type: '(\w+)'"), lambda m: f"{_word(m[1])} cannot be used here (a card, a player, a number or a text can)"),
 ]
 
 
