@@ -138,6 +138,10 @@ DAMAGES = [
      "a card in environment 0 must be a whole number from 0 to 109, not 999"),
     ("a current player out of range", lambda s: s.update(current=-1), "'current' must be a whole number from 0 to 2"),
     ("a broken generator", lambda s: s.update(rng=[3, "x", None]), "'rng' is not the state of a random generator"),
+    # found by benchmarks/fuzz_long.py: setstate raised OverflowError
+    ("a negative word in the generator", lambda s: s["rng"][1].__setitem__(81, -640050747927547),
+     "'rng' is not the state of a random generator"),
+    ("a generator cut short", lambda s: s["rng"][1].pop(), "'rng' is not the state of a random generator"),
     ("a history of texts", lambda s: s.update(history=["a"]), "a choice in 'history' must be"),
     ("a log of numbers", lambda s: s.update(log=[1]), "a line of 'log' is not a text, nor readers and texts"),
     ("a value nested very deep", lambda s: s["envs"][0].update(x=json.loads("[" * 200 + "]" * 200)),

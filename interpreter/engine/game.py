@@ -248,7 +248,7 @@ class Game:
             return cls(ruleset, state, record)
         except GameError:
             raise
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError, OverflowError) as exc:
             raise GameError(f"the saved game is damaged: {exc}", "saved-game") from None
 
     def view(self, player: int | None, ids: bool = False) -> dict:

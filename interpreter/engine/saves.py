@@ -128,7 +128,11 @@ def check_save(rs, data) -> None:
     _int(s["round"], "'round'", 0)
     _int(s["turn"], "'turn'", 0)
     rng = _list(s["rng"], "'rng'", 3)
-    if type(rng[0]) is not int or type(rng[1]) is not list or not all(type(x) is int for x in rng[1]):
+    # Mersenne Twister: 624 words of 32 bits and a position (found by the long fuzz run: a negative
+    # word made setstate raise OverflowError)
+    if type(rng[0]) is not int or type(rng[1]) is not list or len(rng[1]) != 625 or \
+            not all(type(x) is int and 0 <= x < 2 ** 32 for x in rng[1]) or \
+            (rng[2] is not None and type(rng[2]) is not float):
         raise damaged("'rng' is not the state of a random generator")
 
     # frames: blocks, environments and nodes that exist
