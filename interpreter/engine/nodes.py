@@ -44,6 +44,10 @@ class Node:
         """Whether taking this option writes a log line now."""
         return True
 
+    def origin(self, exc):
+        """The node an error raised while this one ran belongs to (a fused segment knows which effect)."""
+        return self
+
 
 # cards ----------------------------------------------------------------------
 
@@ -56,46 +60,65 @@ class Move(Node):
 
     def run(self, vm, g, frame):
         env = frame[2]
-        zones = g.zones
         s = self.src(g, env, None)
-        src = zones[s]
-        dst = zones[self.dst(g, env, None)]
-        short = False
+        d = self.dst(g, env, None)
         if self.cards is not None:
-            cards = self.cards(g, env, None)
-            cards = [cards] if type(cards) is Card else list(cards)
-            for c in cards:
-                try:
-                    src.remove(c)
-                except ValueError:
-                    raise GameError(f"a card to move is not in the source zone ({self.text})", "card-not-in-zone")
-        else:
-            k = len(src) if self.count is None else self.count(g, env, None)
-            if len(src) < k:
-                refill = self.refill.get(s)
-                if refill is not None:
-                    vm.refill(s, refill)
-                    src = zones[s]
-                if len(src) < k:
-                    short = True
-                    k = len(src)
-            if k <= 0:
-                cards = []
-            elif self.take is None or is_front(self.take(g, env, None)):
-                cards = src[:k]
-                del src[:k]
-            else:
-                cards = src[-k:]
-                del src[-k:]
-        if cards:
-            if self.at is None or not is_front(self.at(g, env, None)):
-                dst.extend(cards)
-            else:
-                dst[0:0] = cards
-            if (g.known or vm.rs.card_resets) and src is not dst:
-                moved(vm, g, cards)
-        if short and self.if_empty is not None:
+            move_cards(vm, g, s, d, self.cards(g, env, None), self.at, env, self.text)
+            return
+        k = None if self.count is None else self.count(g, env, None)
+        if move_top(vm, g, s, d, k, self.take, self.at, env, self.refill) and self.if_empty is not None:
             vm.push(self.if_empty, env)
+
+
+def move_cards(vm, g, s, d, cards, at, env, text) -> None:
+    """Move given cards from slot s to slot d (at the end `at` names, a compiled word: None for the back)."""
+    zones = g.zones
+    src = zones[s]
+    cards = [cards] if type(cards) is Card else list(cards)
+    for c in cards:
+        try:
+            src.remove(c)
+        except ValueError:
+            raise GameError(f"a card to move is not in the source zone ({text})", "card-not-in-zone")
+    if cards:
+        _place(vm, g, src, zones[d], cards, at, env)
+
+
+def move_top(vm, g, s, d, k, take, at, env, refill) -> bool:
+    """Move k cards (None: all) from an end of slot s (`take`, a compiled word: None for the front) to slot
+    d; refill the source first when it runs short. True when there were fewer than k."""
+    zones = g.zones
+    src = zones[s]
+    if k is None:
+        k = len(src)
+    short = False
+    if len(src) < k:
+        more = refill.get(s)
+        if more is not None:
+            vm.refill(s, more)
+            src = zones[s]
+        if len(src) < k:
+            short = True
+            k = len(src)
+    if k <= 0:
+        return short
+    if take is None or is_front(take(g, env, None)):
+        cards = src[:k]
+        del src[:k]
+    else:
+        cards = src[-k:]
+        del src[-k:]
+    _place(vm, g, src, zones[d], cards, at, env)
+    return short
+
+
+def _place(vm, g, src, dst, cards, at, env) -> None:
+    if at is None or not is_front(at(g, env, None)):
+        dst.extend(cards)
+    else:
+        dst[0:0] = cards
+    if (g.known or vm.rs.card_resets) and src is not dst:
+        moved(vm, g, cards)
 
 
 class Deal(Node):
@@ -111,29 +134,35 @@ class Deal(Node):
         k = self.count(g, env, None)
         who = g.players if self.players is None else as_players(g, self.players(g, env, None), "deal's players")
         base = g.zbase[self.zid] + (0 if self.member is None else self.member(g, env, None) * g.n)
-        zones = g.zones
-        dealt = []
-        short = False
-        for _ in range(k):
-            for p in who:
-                src = zones[s]
-                if not src:
-                    refill = self.refill.get(s)
-                    if refill is not None:
-                        vm.refill(s, refill)
-                        src = zones[s]
-                    if not src:
-                        short = True
-                        break
-                card = src.pop(0)
-                zones[base + p].append(card)
-                dealt.append(card)
-            if short:
-                break
-        if dealt and (g.known or vm.rs.card_resets):
-            moved(vm, g, dealt)
-        if short and self.if_empty is not None:
+        if deal(vm, g, s, base, k, who, self.refill) and self.if_empty is not None:
             vm.push(self.if_empty, env)
+
+
+def deal(vm, g, s, base, k, who, refill) -> bool:
+    """Deal k cards from slot s to slot base + p of each player p in `who`, one at a time; True when the
+    source ran out."""
+    zones = g.zones
+    dealt = []
+    short = False
+    for _ in range(k):
+        for p in who:
+            src = zones[s]
+            if not src:
+                more = refill.get(s)
+                if more is not None:
+                    vm.refill(s, more)
+                    src = zones[s]
+                if not src:
+                    short = True
+                    break
+            card = src.pop(0)
+            zones[base + p].append(card)
+            dealt.append(card)
+        if short:
+            break
+    if dealt and (g.known or vm.rs.card_resets):
+        moved(vm, g, dealt)
+    return short
 
 
 class Shuffle(Node):
@@ -143,12 +172,16 @@ class Shuffle(Node):
         self.zone = zone
 
     def run(self, vm, g, frame):
-        zone = g.zones[self.zone(g, frame[2], None)]
-        g.rng.shuffle(zone)
-        if g.known:
-            # where each card lies is no longer known to anyone who was shown it
-            for c in zone:
-                g.known.pop(c, None)
+        shuffle(g, self.zone(g, frame[2], None))
+
+
+def shuffle(g, slot) -> None:
+    zone = g.zones[slot]
+    g.rng.shuffle(zone)
+    if g.known:
+        # where each card lies is no longer known to anyone who was shown it
+        for c in zone:
+            g.known.pop(c, None)
 
 
 def moved(vm, g, cards) -> None:
@@ -229,13 +262,16 @@ class Set(Node):
                 p = as_player(g, who(g, env, None))
                 table[p] = grown(table[p], v) if add else v
             else:
-                table = g.cvars[name]
-                cards = who(g, env, None)
-                for c in [cards] if type(cards) is Card else cards:
-                    if type(c) is not Card:
-                        raise GameError(f"'{name}' is a card variable, but {vm.format(c)} is not a card",
-                                        "not-a-card")
-                    table[c] = grown(table[c], v) if add else v
+                set_card_var(vm, g, name, who(g, env, None), v, add)
+
+
+def set_card_var(vm, g, name, cards, v, add) -> None:
+    """Assign (or add to) a card variable of one card or of each card of a list."""
+    table = g.cvars[name]
+    for c in [cards] if type(cards) is Card else cards:
+        if type(c) is not Card:
+            raise GameError(f"'{name}' is a card variable, but {vm.format(c)} is not a card", "not-a-card")
+        table[c] = grown(table[c], v) if add else v
 
 
 def grown(old, v):
