@@ -8,25 +8,19 @@ import sys
 from pathlib import Path
 
 import click
-import yaml
 
-from interpreter import Game, RulebookError, RulesetError, load, load_source
-from interpreter.engine.game import log_for, log_text
-from interpreter.agents import AGENTS, HumanAgent, Request, make_agent
+from interpreter import RulebookError, RulesetError
 from interpreter.bundled import bundled, resolve, schema_path
 from interpreter.errors import Diagnostic, did_you_mean
-from interpreter.parameters import override_problem
-from interpreter.simulate import play_one, seat_agents, simulate
-from interpreter.transcript import format_transcript
-from interpreter.extends import load_merged
-from interpreter.authoring import variant_template
-from interpreter.explain import explain_markdown
-from interpreter.probe import probe
-from interpreter.scenario import format_results, junit_xml, results_json, run_scenarios
+
+# The compiler, the engine and the rest are imported by the commands that use them: `list` and
+# `validate` answer from the cache (interpreter/cache.py) without them, and start in a fraction of
+# the time.
 
 
 def _params(values) -> dict:
     """`--param name=value` options -> a dict; values are read as YAML scalars (7, true, deck)."""
+    import yaml
     out = {}
     for item in values:
         if "=" not in item:
@@ -41,6 +35,7 @@ def _params(values) -> dict:
 
 def _overrides(rules, values) -> dict:
     """`--param` options checked against the ruleset as a variant's parameters are: a usage error if wrong."""
+    from interpreter.parameters import override_problem
     out = _params(values)
     for name, value in out.items():
         problem = override_problem(name, value, rules.params, rules.param_choices)
@@ -52,6 +47,7 @@ def _overrides(rules, values) -> dict:
 
 def _agents(text: str | None) -> list[str]:
     """`--agents a,b` -> names, each one an agent that exists."""
+    from interpreter.agents import AGENTS
     names = [a.strip() for a in text.split(",") if a.strip()] if text else []
     for name in names:
         if name not in AGENTS:
@@ -90,16 +86,7 @@ def cli():
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
 def list_cmd(as_json):
     """List the bundled rulesets with their player range and a one-line description."""
-    rows = []
-    for name, path in bundled().items():
-        try:
-            rules = load(str(path))
-            base = Path(rules.chain[-2]).stem if len(rules.chain) > 1 else None
-            rows.append({"name": name, "title": rules.title, "players": [rules.min_players, rules.max_players],
-                         "text": _first_sentence(rules.text), "extends": base, "path": str(path)})
-        except RulebookError as exc:
-            rows.append({"name": name, "title": "(invalid)", "players": None, "text": str(exc).splitlines()[0],
-                         "path": str(path)})
+    rows = [_list_row(name, path) for name, path in bundled().items()]
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
@@ -109,6 +96,25 @@ def list_cmd(as_json):
         players = f"{r['players'][0]}-{r['players'][1]}" if r["players"] else "?"
         variant = f" (variant of {r['extends']})" if r.get("extends") else ""
         click.echo(f"{r['name']:<{width}}  {players:<7}  {r['text']}{variant}")
+
+
+def _list_row(name, path) -> dict:
+    """One row of `list`: from the cache while the ruleset's files and the interpreter are unchanged."""
+    from interpreter import cache
+    found = cache.lookup("list", str(path))
+    if found is not None:
+        return found
+    from interpreter import load
+    try:
+        rules = load(str(path))
+        base = Path(rules.chain[-2]).stem if len(rules.chain) > 1 else None
+        row = {"name": name, "title": rules.title, "players": [rules.min_players, rules.max_players],
+               "text": _first_sentence(rules.text), "extends": base, "path": str(path)}
+        cache.store("list", str(path), rules.chain, row)
+        return row
+    except RulebookError as exc:
+        return {"name": name, "title": "(invalid)", "players": None, "text": str(exc).splitlines()[0],
+                "path": str(path)}
 
 
 def _first_sentence(text: str, limit: int = 90) -> str:
@@ -143,15 +149,7 @@ def validate(files, fmt, strict, games):
     """
     report, failed = [], False
     for f in files:
-        diags: list[Diagnostic] = []
-        try:
-            source = load_merged(resolve(f))
-            rules = load_source(source)
-            diags = list(rules.warnings)
-            if games:
-                diags += probe(rules, source, games)
-        except RulesetError as exc:
-            diags = exc.diagnostics
+        diags = _diagnostics(f, games)
         errors = sum(d.severity == "error" for d in diags)
         warnings = len(diags) - errors
         bad = errors > 0 or (strict and warnings > 0)
@@ -171,6 +169,33 @@ def validate(files, fmt, strict, games):
     sys.exit(1 if failed else 0)
 
 
+def _diagnostics(f: str, games: int) -> list:
+    """What `validate` finds in one file: from the cache while the files and the interpreter are unchanged
+    (not with --simulate, which plays games)."""
+    from interpreter import cache
+    if not games:
+        found = cache.lookup("validate", f)
+        if found is not None:
+            return [cache.diagnostic_of(d) for d in found]
+    from interpreter import load_source
+    from interpreter.extends import load_merged
+    from interpreter.probe import probe
+    try:
+        source = load_merged(resolve(f))
+    except RulesetError as exc:
+        return exc.diagnostics
+    chain = getattr(source, "chain", [source.file])
+    try:
+        rules = load_source(source)
+        diags = list(rules.warnings)
+        if games:
+            return diags + probe(rules, source, games)
+    except RulesetError as exc:
+        diags = exc.diagnostics
+    cache.store("validate", f, chain, [cache.diagnostic_data(d) for d in diags])
+    return diags
+
+
 @cli.command()
 @click.argument("ruleset")
 @click.option("--players", "-p", type=int, help="Number of players (default: the ruleset's minimum).")
@@ -188,6 +213,10 @@ def play(ruleset, players, agents, seed, params, quiet):
       rulebook play NAME --players 4 --agents human,random,random,first --seed 7
       rulebook play my-game.yaml --agents random --seed 1
     """
+    from interpreter import Game, load
+    from interpreter.agents import HumanAgent, Request, make_agent
+    from interpreter.engine.game import log_for, log_text
+    from interpreter.simulate import seat_agents
     rules = load(ruleset)
     n = _players(rules, players)
     if seed is None:
@@ -261,6 +290,8 @@ def simulate_cmd(ruleset, games, players, agents, seed, params, as_json):
       rulebook simulate NAME --games 1000 --players 3
       rulebook simulate my-game.yaml --games 500 --agents random,first --json
     """
+    from interpreter import load
+    from interpreter.simulate import simulate
     rules = load(ruleset)
     n = _players(rules, players)
     names = _agents(agents) or [rules.default_agent or "random"]
@@ -324,6 +355,7 @@ def test_cmd(scenarios, as_json, junit):
       rulebook test tests/scenarios/ --json
       rulebook test tests/scenarios/ --junit scenarios.xml
     """
+    from interpreter.scenario import format_results, junit_xml, results_json, run_scenarios
     results, code = run_scenarios(list(scenarios))
     click.echo(json.dumps(results_json(results), indent=2, ensure_ascii=False) if as_json else format_results(results))
     if junit:
@@ -350,6 +382,8 @@ def new_variant(base, file, force):
     Example:
       rulebook new variant NAME my-variant.yaml
     """
+    from interpreter import load
+    from interpreter.authoring import variant_template
     rules = load(base)
     target = Path(file)
     if target.exists() and not force:
@@ -403,8 +437,11 @@ def schema(show_path):
 @cli.command()
 @click.argument("ruleset")
 @click.option("--resolved", is_flag=True, help="Print the ruleset with the bases it extends merged in, as YAML.")
-def explain(ruleset, resolved):
-    """Write a ruleset's rules as a Markdown document (or, with --resolved, its merged YAML).
+@click.option("--python", "as_python", is_flag=True,
+              help="Print the Python code generated for the ruleset (for contributors; see docs/compile.md).")
+def explain(ruleset, resolved, as_python):
+    """Write a ruleset's rules as a Markdown document (or, with --resolved, its merged YAML; with
+    --python, the Python code the interpreter generates for it).
 
     The document is generated from the ruleset: components, zones, parameters, setup by player
     count, the flow of a round and a turn, each action, the end of the game, scoring and bots.
@@ -413,10 +450,19 @@ def explain(ruleset, resolved):
     Examples:
       rulebook explain NAME > rules.md
       rulebook explain my-variant.yaml --resolved
+      rulebook explain NAME --python
     """
+    import yaml
+    from interpreter import load_source
+    from interpreter.explain import explain_markdown
+    from interpreter.extends import load_merged
     path = resolve(ruleset)
     source = load_merged(path)
     rules = load_source(source)   # report errors before printing anything
+    if as_python:
+        from interpreter.codegen import python_source
+        click.echo(python_source(rules), nl=False)
+        return
     if not resolved:
         click.echo(explain_markdown(rules), nl=False)
         return
@@ -432,6 +478,9 @@ def explain(ruleset, resolved):
 @click.option("--seed", "-s", type=int, default=0, show_default=True)
 def transcript(ruleset, players, agents, seed):
     """Print the full transcript of one seeded bot game (the format of the golden transcripts)."""
+    from interpreter import load
+    from interpreter.simulate import play_one, seat_agents
+    from interpreter.transcript import format_transcript
     rules = load(ruleset)
     n = _players(rules, players)
     names = _agents(agents) or [rules.default_agent or "random"]
