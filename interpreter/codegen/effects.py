@@ -14,7 +14,23 @@ from ..engine.nodes import MAX_LOOP
 from ..expr.compiler import ELEMENT
 from .emit import comment, key, local_name
 
-SCALAR_KINDS = {"int", "bool", "str", "player", "card", "none"}
+SCALAR_KINDS = {"int", "bool", "str", "player", "card", "none", "value"}
+# functions that build a new list: of cards, players or values, nothing a later move can change
+FRESH_CALLS = {"take", "drop", "reverse", "sort", "filter", "map", "distinct", "counts", "range", "groups",
+               "take_while", "drop_while", "maxima", "minima", "others", "sample"}
+
+
+def fresh(fn) -> bool:
+    """Whether a value needs no copy to be kept (a `let`): a single value, or a new list of cards, players
+    or values (a zone itself is a live list, and a list of zones holds live lists)."""
+    if fn.kind in SCALAR_KINDS:
+        return True
+    tree = getattr(fn, "tree", None)
+    if tree is None or fn.kind not in ("cards", "players", "values", "groups"):
+        return False
+    if tree.data == "where":
+        return True
+    return tree.data == "call" and str(tree.children[0]) in FRESH_CALLS
 SIMPLE = (N.Move, N.Deal, N.Shuffle, N.Set, N.Let, N.Log, N.Reveal, N.EndGame, N.EndTurn, N.EndRound)
 
 
@@ -184,7 +200,7 @@ class Fuser:
         for name, value in node.bindings:
             v = self.expr(value, py)
             var = local_name(name)
-            if value.kind not in SCALAR_KINDS:
+            if not fresh(value):
                 v = f"R_snapshot({v})"
             self.b.lines.add(f"e[{key(name)}] = {var} = {v}")
             py[name] = var

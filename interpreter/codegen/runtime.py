@@ -92,6 +92,14 @@ def keyed(table, name, shown, key):
     return m
 
 
+def count_distinct(items):
+    """count(distinct(items))."""
+    try:
+        return len(set(items))
+    except TypeError:   # unhashable items (lists): the slow way
+        return len(FUNCTIONS["distinct"].impl(items))
+
+
 def any_eq(items, table, value):
     return value in [table[x] for x in items]
 
@@ -108,6 +116,6 @@ HELPERS = {
     "R_times": times, "R_filter_eq": filter_eq, "R_filter_ne": filter_ne, "R_attr": attr_of, "R_attr1": attr1,
     "R_card_var": card_var, "R_player_zone": player_zone, "R_player_var": player_var, "R_family": family,
     "R_player_family": player_family, "R_numbered": numbered, "R_keyed": keyed, "R_any_eq": any_eq,
-    "R_per_eq": per_eq, "R_per_ne": per_ne, "R_snapshot": snapshot,
+    "R_per_eq": per_eq, "R_per_ne": per_ne, "R_snapshot": snapshot, "R_count_distinct": count_distinct,
 }
 HELPERS.update({f"F_{name}": fn.impl for name, fn in FUNCTIONS.items()})

@@ -11,8 +11,10 @@ def determinize(game, player: int, rng):
     Zone sizes stay as they are; cards out of sight entirely (a zone shown as nothing) stay put, and
     so do cards the player was shown (reveals) or sees (the top card of a `top` zone). Variables the
     player may not see take their starting values. Other players' choices already made in a
-    simultaneous decision are replaced by passing."""
-    world = game.clone()
+    simultaneous decision are replaced by passing. The world draws its random outcomes from `rng`:
+    the game's own generator is hidden too (and is not copied)."""
+    world = game.clone(share_rng=True)
+    world.state.rng = rng
     world.record = False
     world.probing = True
     rs, g = world.rs, world.state
@@ -106,8 +108,7 @@ def option_values(game, player: int, rng, max_trials: int = MAX_TRIALS) -> dict:
     With many options, a random sample of `max_trials` of them is tried (keeps bots fast in
     games with large choices); the result maps option index -> value."""
     evaluate = game.rs.evaluate
-    world = determinize(game, player, rng)
-    world.state.rng = rng   # the game's own generator state is hidden too: trials draw from the bot's
+    world = determinize(game, player, rng)   # trials draw from the bot's generator
     node_id = world.state.pending[0]
     count = world.option_count()
     indexes = range(count) if count <= max_trials else sorted(rng.sample(range(count), max_trials))

@@ -668,6 +668,8 @@ class _Compiler:
             return f"{impl}(g, {', '.join(a for _, a in args)})"
         if not fn.per_item:
             values = ", ".join(a for _, a in args)
+            if fn.name == "count" and values.startswith("F_distinct(") and values.endswith(")"):
+                return f"R_count_distinct({values[len('F_distinct('):-1]})"   # how many differ: no order needed
             return f"len({values})" if fn.name == "count" else f"{impl}({values})"
         (_, src), (how, per) = args
         if how == "key":
