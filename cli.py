@@ -197,79 +197,117 @@ def _diagnostics(f: str, games: int) -> list:
 
 
 @cli.command()
-@click.argument("ruleset")
+@click.argument("ruleset", required=False)
 @click.option("--players", "-p", type=int, help="Number of players (default: the ruleset's minimum).")
-@click.option("--agents", "-a", help="Agents by seat, comma-separated: human, random, first, greedy (repeats to "
-              "fill). Default: human, then the ruleset's default bot (random if it names none).")
+@click.option("--agents", "-a", help="Agents by seat, comma-separated: human, random, first, greedy. Seats after "
+              "the list repeat its bots (never human). Default: you, then the ruleset's default bot.")
 @click.option("--seed", "-s", type=int, default=None, help="Random seed (default: a fresh one, printed).")
 @click.option("--param", "params", multiple=True, help="Override a parameter: --param hand_size=7.")
-@click.option("--quiet", "-q", is_flag=True, help="Do not print the bots' moves.")
-def play(ruleset, players, agents, seed, params, quiet):
-    """Play a game in the terminal against bots (or watch bots play).
+@click.option("--names", help="Names of the seats, comma-separated: --names Ada,Bea.")
+@click.option("--plain", is_flag=True, help="Plain text without colour (the default when the output is not a terminal).")
+@click.option("--resume", "resume", type=click.Path(dir_okay=False), default=None,
+              help="Go on with a game saved by 'quit' (RULESET may then be left out).")
+@click.option("--quiet", "-q", is_flag=True, help="With bots only: print the result, not every move.")
+def play(ruleset, players, agents, seed, params, names, plain, resume, quiet):
+    """Play a game in the terminal against bots, with friends at one terminal, or watch bots play.
+
+    The screen shows what your seat may see: the board, every player's zones and score, what just
+    happened, and your options. A long list of options is chosen in steps (first the cards, then
+    where); typing part of an option narrows the list. Type 'help' for the rules and every option,
+    'quit' to leave (and save), 'undo' to take back your last move against bots. Several 'human'
+    seats play at one terminal, with a hand-over screen between them.
 
     \b
     Examples:
       rulebook play NAME
       rulebook play NAME --players 4 --agents human,random,random,first --seed 7
+      rulebook play NAME --players 3 --agents human,human --names Ada,Bea
       rulebook play my-game.yaml --agents random --seed 1
+      rulebook play --resume rulebook-save.json
     """
     from interpreter import Game, load
-    from interpreter.agents import HumanAgent, Request, make_agent
-    from interpreter.engine.game import log_for, log_text
-    from interpreter.simulate import seat_agents
-    rules = load(ruleset)
-    n = _players(rules, players)
-    if seed is None:
-        seed = int.from_bytes(os.urandom(4), "big")
-    bot = rules.default_agent or "random"
-    names = seat_agents(_agents(agents), n) if agents else ["human"] + [bot] * (n - 1)
-    game = Game.new(rules, n, seed=seed, params=_overrides(rules, params))
-    seats = [make_agent(name, seed=seed * 1000 + i) for i, name in enumerate(names)]
+    from interpreter.present.screen import Screen
+    from interpreter.present.terminal import Session, read_saved, seat_agents as play_seats
+    saved = read_saved(resume) if resume else None
+    if saved is None and ruleset is None:
+        raise click.UsageError("name a RULESET, or --resume a saved game")
+    rules = load(ruleset or saved["ruleset"])
+    if saved is not None:
+        game = Game.from_json(rules, saved["game"])
+        n, seed, overrides = game.state.n, saved["seed"], saved.get("params") or {}
+        seats = play_seats(_agents(agents), n, rules.default_agent or "random") if agents else saved["agents"]
+        seat_names = _names(names, n) if names else saved.get("names") or []
+    else:
+        n = _players(rules, players)
+        if seed is None:
+            seed = int.from_bytes(os.urandom(4), "big")
+        overrides = _overrides(rules, params)
+        seats = play_seats(_agents(agents), n, rules.default_agent or "random")
+        seat_names = _names(names, n)
+        game = Game.new(rules, n, seed=seed, params=overrides)
+    plain = plain or not sys.stdout.isatty()
+    screen = Screen(plain, echo=click.echo if plain else None)
     click.echo(f"{rules.title}: {n} players, seed {seed}; seats: "
-               + ", ".join(f"P{i + 1} {a}" for i, a in enumerate(names)))
-    humans = [i for i, a in enumerate(seats) if isinstance(a, HumanAgent)]
-    shown = 0
-    while not game.is_over:
-        p = game.current_player
-        agent = seats[p]
-        choice = agent.choose(Request(game, p))
-        game.apply(choice)
-        if not quiet or isinstance(agent, HumanAgent):
-            for entry in game.state.log[shown:]:
-                # a line for some players' eyes only is shown when it is for the one human at the
-                # table (or, with bots only, to the onlooker, marked with who may read it)
-                if not humans:
-                    click.echo(log_text(entry))
-                elif len(humans) == 1:
-                    line = log_for(entry, humans[0])
-                    if line is not None:
-                        click.echo(line)
-                elif type(entry) is str:
-                    click.echo(entry)
-        shown = len(game.state.log)
-    if quiet:
-        click.echo(log_text(game.state.log[-1]))
-    _print_result(rules, game)
+               + ", ".join(f"P{i + 1} {a}" + (f" ({seat_names[i]})" if i < len(seat_names) and seat_names[i] else "")
+                           for i, a in enumerate(seats)))
+    session = Session(rules, game, seats, seed, overrides, seat_names, screen, _ask(plain), quiet,
+                      source=ruleset or saved["ruleset"])
+    if saved is not None:
+        session.chosen_by = list(saved.get("chosen_by") or [])
+    try:
+        code = session.run()
+    except KeyboardInterrupt:
+        click.echo(f"\nleft the game at turn {session.game.state.turn} (Ctrl-C); it was not saved")
+        sys.exit(1)
+    sys.exit(code)
 
 
-def _print_result(rules, game):
-    result = game.result
-    click.echo("")
-    rounds = f"{result['rounds']} round{'s' if result['rounds'] != 1 else ''}"
-    click.echo(f"Game over after {result['turns']} turns ({rounds}): {result['reason']}.")
-    winners = ", ".join(f"P{w + 1}" for w in result["winners"]) or "nobody (a draw)"
-    click.echo(f"Winner{'s' if len(result['winners']) > 1 else ''}: {winners}")
-    parts = [name for name, _ in rules.scoring.parts]
-    if parts:
-        header = "player  " + "  ".join(f"{p:>10}" for p in parts) + (f"  {'total':>8}" if len(parts) > 1 else "")
-        click.echo(header)
-        for i, row in enumerate(result["scores"]):
-            line = f"P{i + 1:<6} " + "  ".join(f"{row[p]!s:>10}" for p in parts)
-            if len(parts) > 1:
-                line += f"  {row['total']!s:>8}"
-            click.echo(line)
-    if result["tie_break_used"]:
-        click.echo("(a tie-breaker decided)")
+def _ask(plain: bool):
+    """A function that reads one line from the person at the terminal."""
+    def ask(text: str) -> str:
+        click.echo(text, nl=False)
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError()
+        return line.rstrip("\n")
+    return ask
+
+
+def _names(text: str | None, n: int) -> list[str]:
+    names = [x.strip() for x in text.split(",")] if text else []
+    if len(names) > n:
+        raise click.BadParameter(f"{len(names)} names for {n} players", param_hint="'--names'")
+    return names
+
+
+@cli.command()
+@click.argument("ruleset", required=False)
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="The port to listen on.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on (0.0.0.0: other machines on your network too).")
+def serve(ruleset, port, host):
+    """Play in the browser: a local web app to start a game, take seats (bots in the others) and play.
+
+    Open the printed address, choose the game and who sits where, and give each person the link of
+    their seat; each browser is sent only what its seat may see. RULESET (a bundled name or a file)
+    comes first in the list of games. Needs the web extra: pip install 'rulebook[web]'.
+
+    \b
+    Examples:
+      rulebook serve
+      rulebook serve NAME --port 8080
+      rulebook serve my-game.yaml
+    """
+    try:
+        import uvicorn
+        from interpreter.serve.app import create_app
+    except ImportError as exc:
+        raise click.ClickException(f"serve needs the web extra ({exc.name} is missing): "
+                                   "pip install 'rulebook[web]'")
+    app = create_app(ruleset)
+    click.echo(f"rulebook: open http://{host if host != '0.0.0.0' else 'localhost'}:{port}/ in a browser "
+               "(Ctrl-C stops the server)")
+    uvicorn.run(app, host=host, port=port, log_level="warning")
 
 
 @cli.command("simulate")

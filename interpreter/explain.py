@@ -533,7 +533,37 @@ def bots(rules, data) -> list[str]:
     return out + [""]
 
 
-SECTIONS = (components, zones, parameters, setup, flow, actions, procedures, end_of_game, scoring, bots)
+def display(rules, data) -> list[str]:
+    """What the play screen shows: the zones in order and how, the variables shown, the live score."""
+    d = rules.display
+    if d is None:
+        return []
+    out = ["## What players see", ""]
+    out.append("From the ruleset's `display:` section." if d.written else
+               "The ruleset has no `display:` section; these are the defaults.")
+    out.append("")
+    rows = []
+    for z in d.zones:
+        how = "how many cards" if z.show == "count" else "the cards"
+        if z.group is not None and z.show != "count":
+            how += f", counted by {f'`{z.group}`' if z.group else 'label'}"
+        if z.notes is not None:
+            sample = next((n for n in z.notes if n), None)
+            how += f", with a note such as \"{sample}\"" if sample else ""
+        rows.append([f"`{z.name}`", z.label, how])
+    out += table(["zone", "title", "shown"], rows) + [""]
+    shown = ", ".join(f"`{v}`" for v in d.variables) or "none"
+    hidden = [f"`{v}`" for v in rules.var_specs if v not in d.variables]
+    out.append(f"Variables shown: {shown}" + (f"; not shown: {', '.join(hidden)}." if hidden else "."))
+    live = ", ".join(f"`{p}`" for p in d.scores) or "none (the score is shown at the end)"
+    out.append(f"Score parts shown during play: {live}.")
+    names = {k: v for k, v in d.names.items()}
+    if names:
+        out.append("Words shown for ids: " + ", ".join(f"`{k}` as \"{v}\"" for k, v in names.items()) + ".")
+    return out + [""]
+
+
+SECTIONS = (components, zones, parameters, setup, flow, actions, procedures, end_of_game, scoring, bots, display)
 
 
 def explain_markdown(rules) -> str:

@@ -143,6 +143,7 @@ class Ruleset:
     evaluate: object = None            # how good a state is for `me` (greedy bots maximise it)
     warnings: list = field(default_factory=list)  # design lint: Diagnostics with severity "warning"
     names: object = None  # the expression names table, for tools that compile more expressions
+    display: object = None  # what players see and how (compiler/display.py)
 
     def expression(self, text: str, **local_kinds):
         """Compile one more expression against this ruleset's names (tools, tests, scenario checks)."""

@@ -73,3 +73,16 @@ def rules(name: str):
     if name not in _cache:
         _cache[name] = load(name)
     return _cache[name]
+
+
+def may_see_card(game: Game, player: int, card) -> bool:
+    """Whether `player` may see which card this is, wherever it lies now (its zone's level for that player,
+    the top card of a 'top' zone, or a card revealed to them)."""
+    g = game.state
+    for zone in game.rs.zones.values():
+        for slot, owner, _ in g.layout.slots(zone):
+            cards = g.zones[slot]
+            if card in cards:
+                level = zone.level(player, owner)
+                return level == "cards" or (level == "top" and cards[0] == card) or player in g.known.get(card, ())
+    return False

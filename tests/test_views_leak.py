@@ -12,6 +12,7 @@ import random
 import pytest
 
 from interpreter import Game, load
+from interpreter.engine.values import Card
 from helpers import shipped_rulesets
 
 TEST_PARAMS = {"pit": {"target": 100}, "pit-bull-bear": {"target": 100}, "pit-classic": {"target": 100},
@@ -37,19 +38,30 @@ def hidden_positions(game, player):
 
 
 def disguised(game, player, rng):
-    """A copy in which everything hidden from `player` is changed."""
+    """A copy in which everything hidden from `player` is changed: the cards they may not see get each
+    other's identities (wherever the game refers to them: zones, variables, card variables), and the
+    variables hidden from them other values."""
     world = game.clone()
     rs, g = world.rs, world.state
     positions = hidden_positions(world, player)
     cards = [g.zones[s][i] for s, i in positions]
-    backs = {name: [g.cvars[name][c] for c in cards] for name, spec in rs.card_vars.items()
-             if spec.visible == "public"}
-    rng.shuffle(cards)
-    for (s, i), c in zip(positions, cards):
+    shuffled = cards[:]
+    rng.shuffle(shuffled)
+    sigma = dict(zip(cards, shuffled))       # the card at a place now has another identity
+
+    def relabel(v):
+        if type(v) is list:
+            return [relabel(x) for x in v]
+        return sigma.get(v, v) if isinstance(v, Card) else v
+
+    for (s, i), c in zip(positions, shuffled):
         g.zones[s][i] = c
-    for name, values in backs.items():
-        for c, v in zip(cards, values):
-            g.cvars[name][c] = v
+    g.vars = {k: relabel(v) for k, v in g.vars.items()}
+    g.pvars = {k: [relabel(x) for x in v] for k, v in g.pvars.items()}
+    for name, table in g.cvars.items():
+        old = table[:]
+        for c in cards:
+            table[sigma[c]] = relabel(old[c])   # what lay on the card at a place stays at that place
     for name, spec in rs.var_specs.items():
         if spec.visible == "public" or not isinstance(spec.value, int) or isinstance(spec.value, bool):
             continue
@@ -95,3 +107,16 @@ def test_the_disguise_changes_something_the_others_see():
     changed = [any(disguised(game, 0, random.Random(k)).view(q) != game.view(q) for k in range(5)) for q in (1, 2)]
     assert changed == [True, True]
     assert all(disguised(game, 0, rng).view(0) == game.view(0) for _ in range(5))
+
+
+def test_a_variable_holding_a_card_shows_it_only_to_who_may_see_the_card():
+    rules = load("souk")
+    game = Game.new(rules, 3, seed=2)
+    g = game.state
+    hand = g.zones[rules.zone_slot("hand", 3, 0)]
+    g.vars["offer_give"] = hand[:2]
+    g.known[hand[0]] = {g.players[1]: "move"}      # P2 was shown the first card only
+    labels = [rules.card_labels[c] for c in hand[:2]]
+    assert game.view(0)["vars"]["offer_give"] == labels
+    assert game.view(1)["vars"]["offer_give"] == [labels[0], {"hidden": True}]
+    assert game.view(2)["vars"]["offer_give"] == [{"hidden": True}, {"hidden": True}]

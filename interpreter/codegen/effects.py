@@ -185,13 +185,10 @@ class Fuser:
         for kind, name, who, value in node.targets:
             v = self.expr(value, py)
             if kind == "var":
-                target = f"g.vars[{key(name)}]"
-                lines.add(f"{target} = N_grown({target}, {v})" if node.add else f"{target} = {v}")
+                lines.add(f"N_set_var(vm, g, {key(name)}, {v}, {bool(node.add)})")
             elif kind == "pvar":
                 lines.add(f"_v = {v}")
-                lines.add(f"_p = N_as_player(g, {self.expr(who, py)})")
-                target = f"g.pvars[{key(name)}][_p]"
-                lines.add(f"{target} = N_grown({target}, _v)" if node.add else f"{target} = _v")
+                lines.add(f"N_set_player_var(vm, g, {key(name)}, {self.expr(who, py)}, _v, {bool(node.add)})")
             else:
                 lines.add(f"_v = {v}")
                 lines.add(f"N_set_card_var(vm, g, {key(name)}, {self.expr(who, py)}, _v, {bool(node.add)})")

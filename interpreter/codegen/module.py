@@ -23,6 +23,7 @@ NOT_COMPUTED = object()
 NODE_HELPERS = {
     "N_move_cards": N.move_cards, "N_move_top": N.move_top, "N_deal": N.deal, "N_shuffle": N.shuffle,
     "N_grown": N.grown, "N_as_player": as_player, "N_as_players": as_players, "N_set_card_var": N.set_card_var,
+    "N_set_var": N.set_var, "N_set_player_var": N.set_player_var,
     "R_NO": NOT_COMPUTED,
 }
 _serial = itertools.count(1)

@@ -8,7 +8,7 @@ from ..engine.values import Card
 from ..expr.compiler import Names, Scope, compile_expr
 from ..expr.functions import FUNCTIONS
 from ..expr.parser import ExprError, _names_in, parse
-from .context import Abort
+from .context import Abort, valid_name
 
 COMPONENT_KEYS = ("cards", "label", "in", "text", "total", "computed")
 
@@ -25,7 +25,9 @@ class CardsBuilder:
         self.label_paths = {}
         for ctype, spec in comps.items():
             path = ("components", ctype)
-            self._name(path, ctype)
+            if not valid_name(ctype):
+                self.guard(self._name, path, ctype)
+                continue   # reported; the other card types are still checked
             if not isinstance(spec, dict) or not isinstance(spec.get("cards"), list):
                 ctx.error(path, "a card type needs 'cards:', a list of {attribute: value, count: N}", "type")
                 continue

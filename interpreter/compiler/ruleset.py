@@ -12,6 +12,7 @@ from ..errors import did_you_mean
 from ..parameters import value_problem
 from .cards import COMPONENT_KEYS, CardsBuilder  # noqa: F401  (the key sets are named here too)
 from .context import Abort, Context, valid_name
+from .display import compile_display
 from .effects import EffectCompiler
 from .lint import constant_score_parts, unshuffled_deals
 from .names import CARD_VARIABLE_KEYS, FUNCTION_KEYS, VARIABLE_KEYS, NamesBuilder  # noqa: F401
@@ -22,7 +23,7 @@ from .flow import (AGENT_NAMES, AGENTS_KEYS, DEFAULT_TURN_LIMIT, END_KEYS, FLOW_
 
 TOP_KEYS = {"name", "title", "text", "sources", "players", "parameters", "components", "zones", "variables",
             "player_variables", "card_variables", "functions", "procedures", "setup", "actions", "flow", "scoring",
-            "limits", "extends", "agents"}
+            "limits", "extends", "agents", "display"}
 ACTION_KEYS = {"text", "args", "when", "if", "label", "do"}
 PLAYERS_KEYS = ("min", "max")
 PROCEDURE_KEYS = ("args", "do")
@@ -92,6 +93,8 @@ class _Builder(CardsBuilder, ZonesBuilder, NamesBuilder, FlowBuilder):
         flow = self.guard(self.flow, setup_block)
         scoring = self.guard(self.scoring) or Scoring()
         default_agent, evaluate = self.guard(self.agents) or (None, None)
+        display = compile_display(ctx, data, self.zone_defs, self.var_specs, scoring.parts, self.cards,
+                                  ctx.names.card_attrs, ctx.names.functions)
         ctx.check()
         game_block, steps_id, turn_loop_id, turn_limit = flow
         pick = ctx.node(Pick(), (), "pick")
@@ -113,7 +116,8 @@ class _Builder(CardsBuilder, ZonesBuilder, NamesBuilder, FlowBuilder):
             actions=self.actions, scoring=scoring, turn_limit=turn_limit, nodes=ctx.nodes,
             blocks=ctx.blocks, game_block=game_block, steps_node=steps_id, turn_loop_node=turn_loop_id,
             fingerprint=hashlib.sha256(canonical.encode()).hexdigest()[:16], path=ctx.source.file, data=data,
-            names=ctx.names, warnings=ctx.warnings, default_agent=default_agent, evaluate=evaluate)
+            names=ctx.names, warnings=ctx.warnings, default_agent=default_agent, evaluate=evaluate,
+            display=display)
 
     def lint(self):
         """Design warnings that need the whole ruleset: names declared but never used."""

@@ -8,7 +8,7 @@ from ..engine.layout import MAX_FAMILY
 from ..engine.view import LEVELS, VISIBILITIES
 from ..errors import did_you_mean
 from ..ruleset import Zone
-from .context import Abort
+from .context import Abort, valid_name
 
 ZONE_KEYS = {"per_player", "count", "keys", "visibility", "ordered", "refill_from", "text"}
 VISIBILITY_KEYS = ("owner", "others")
@@ -29,7 +29,9 @@ class ZonesBuilder:
         slot = 0
         for name, spec in zones.items():
             path = ("zones", name)
-            self._name(path, name)
+            if not valid_name(name):
+                self.guard(self._name, path, name)
+                continue   # reported; the other zones are still checked
             spec = spec or {}
             if not isinstance(spec, dict):
                 ctx.error(path, "a zone is a map such as {visibility: public}", "type")

@@ -2,6 +2,8 @@
 could believe in (cards they cannot see are dealt again at random), so no hidden card leaks."""
 from __future__ import annotations
 
+from .values import Card
+
 WIN = 10 ** 9
 
 
@@ -32,22 +34,52 @@ def determinize(game, player: int, rng):
             for i in range(1 if level == "top" else 0, len(cards)):
                 if player not in known.get(cards[i], ()):
                     holes.append((slot, i))
-    pool = [g.zones[s][i] for s, i in holes]
-    unseen.extend(pool)
-    # values everyone sees on the cards' backs stay where they lie: they belong to the place, not to
-    # the card the bot imagines there
-    backs = {name: [g.cvars[name][c] for c in pool]
-             for name, spec in rs.card_vars.items() if spec.visible == "public"}
+    before = [g.zones[s][i] for s, i in holes]
+    unseen.extend(before)
+    pool = before[:]
     rng.shuffle(pool)
     for (s, i), c in zip(holes, pool):
         g.zones[s][i] = c
-    for name, values in backs.items():
-        table = g.cvars[name]
-        for c, v in zip(pool, values):
-            table[c] = v
+    # The card at a place is imagined to be another: wherever the game refers to a card it cannot see
+    # (a variable, a name of an effect in progress), the bot sees the card imagined at that place; and
+    # values everyone sees on the cards' backs stay where they lie.
+    _relabel(world, dict(zip(before, pool)))
     _hide_values(world, player, unseen)
     _forget_other_commitments(world, player)
     return world
+
+
+def _relabel(world, sigma: dict) -> None:
+    """Give every card of `sigma` its new identity in variables, card variables and effects in progress."""
+    if not sigma:
+        return
+    g = world.state
+
+    def swap(v):
+        t = type(v)
+        if t is Card:
+            return sigma.get(v, v)
+        if t is list:
+            return [swap(x) for x in v]
+        if t is tuple:
+            return tuple(swap(x) for x in v)
+        if t is dict:
+            return {k: swap(x) for k, x in v.items()}
+        return v
+
+    g.vars = {k: swap(v) for k, v in g.vars.items()}
+    g.pvars = {k: [swap(x) for x in v] for k, v in g.pvars.items()}
+    for name, table in g.cvars.items():
+        old = table[:]
+        for c, new in sigma.items():
+            table[new] = swap(old[c])
+    envs = {}
+    for frame in g.stack:
+        env = frame[2]
+        if id(env) not in envs:
+            envs[id(env)] = {k: swap(v) for k, v in env.items()}
+        frame[2] = envs[id(env)]
+        frame[4] = swap(frame[4])
 
 
 def _hide_values(world, player: int, unseen) -> None:

@@ -81,7 +81,7 @@ def move_cards(vm, g, s, d, cards, at, env, text) -> None:
         except ValueError:
             raise GameError(f"a card to move is not in the source zone ({text})", "card-not-in-zone")
     if cards:
-        _place(vm, g, src, zones[d], cards, at, env)
+        _place(vm, g, s, d, cards, at, env)
 
 
 def move_top(vm, g, s, d, k, take, at, env, refill) -> bool:
@@ -108,17 +108,21 @@ def move_top(vm, g, s, d, k, take, at, env, refill) -> bool:
     else:
         cards = src[-k:]
         del src[-k:]
-    _place(vm, g, src, zones[d], cards, at, env)
+    _place(vm, g, s, d, cards, at, env)
     return short
 
 
-def _place(vm, g, src, dst, cards, at, env) -> None:
+def _place(vm, g, s, d, cards, at, env) -> None:
+    dst = g.zones[d]
     if at is None or not is_front(at(g, env, None)):
         dst.extend(cards)
     else:
         dst[0:0] = cards
-    if (g.known or vm.rs.card_resets) and src is not dst:
+    if (g.known or vm.rs.card_resets) and s != d:
         moved(vm, g, cards)
+    if vm.record:
+        # for narration: who moved which cards from where to where (see present/narrate.py)
+        g.events.append(("move", len(g.log), env.get("me", -1), s, d, tuple(cards)))
 
 
 class Deal(Node):
@@ -144,6 +148,7 @@ def deal(vm, g, s, base, k, who, refill) -> bool:
     zones = g.zones
     dealt = []
     short = False
+    before = [len(zones[base + p]) for p in who] if vm.record else None
     for _ in range(k):
         for p in who:
             src = zones[s]
@@ -162,6 +167,9 @@ def deal(vm, g, s, base, k, who, refill) -> bool:
             break
     if dealt and (g.known or vm.rs.card_resets):
         moved(vm, g, dealt)
+    if dealt and vm.record:
+        g.events.append(("deal", len(g.log), s, tuple((base + p, tuple(zones[base + p][b:]))
+                                                     for p, b in zip(who, before))))
     return short
 
 
@@ -256,13 +264,29 @@ class Set(Node):
         for kind, name, who, value in self.targets:
             v = value(g, env, None)
             if kind == "var":
-                g.vars[name] = grown(g.vars[name], v) if add else v
+                set_var(vm, g, name, v, add)
             elif kind == "pvar":
-                table = g.pvars[name]
-                p = as_player(g, who(g, env, None))
-                table[p] = grown(table[p], v) if add else v
+                set_player_var(vm, g, name, who(g, env, None), v, add)
             else:
                 set_card_var(vm, g, name, who(g, env, None), v, add)
+
+
+def set_var(vm, g, name, v, add) -> None:
+    """Assign (or add to) a game variable."""
+    old = g.vars[name]
+    new = g.vars[name] = grown(old, v) if add else v
+    if vm.record and old != new:
+        g.events.append(("set", len(g.log), name, -1, old, new))
+
+
+def set_player_var(vm, g, name, who, v, add) -> None:
+    """Assign (or add to) a player's variable."""
+    table = g.pvars[name]
+    p = as_player(g, who)
+    old = table[p]
+    new = table[p] = grown(old, v) if add else v
+    if vm.record and old != new:
+        g.events.append(("set", len(g.log), name, p, old, new))
 
 
 def set_card_var(vm, g, name, cards, v, add) -> None:
@@ -521,7 +545,7 @@ class Choose(Node):
                 return
             p, opt = acted[0]
             if vm.record:
-                vm.log_line(f"P{p + 1} reacts first: {self.label(vm, g, p, opt)}")
+                vm.log_choice(self, p, opt, head=f"P{p + 1} reacts first: ", secret=False)
             self._apply(vm, env, (opt[0], tuple(opt[1])), p, shared=False)
             return
         first = g.turn % n   # priority rotates with the turn: seat `first` goes first

@@ -10,7 +10,7 @@ class State:
     """Everything that changes during a game. Cloning copies lists; JSON holds the same fields."""
 
     __slots__ = ("n", "players", "zones", "vars", "pvars", "cvars", "known", "params", "current", "round", "turn",
-                 "rng", "stack", "pending", "result", "history", "log", "seed", "layout", "zbase")
+                 "rng", "stack", "pending", "result", "history", "log", "seed", "layout", "zbase", "events")
 
     def __init__(self):
         self.cvars = {}       # card variable -> list of values, indexed by card id
@@ -20,6 +20,7 @@ class State:
         self.result = None
         self.history = []     # option indexes chosen, in order: a seed plus this replays the game
         self.log = []
+        self.events = []      # what effects did, for narration (recorded with the log; see present/narrate.py)
         self.round = 0
         self.turn = 0
 
@@ -48,6 +49,7 @@ class State:
         c.result = self.result
         c.history = self.history[:]
         c.log = self.log[:]
+        c.events = self.events[:]   # tuples: shared
         return c
 
     def to_json(self, block_id) -> dict:
@@ -76,6 +78,7 @@ class State:
             "pending": None if self.pending is None else [self.pending[0], int(self.pending[1]),
                                                           [[i, encode(a)] for i, a in self.pending[2]]],
             "result": json_copy(self.result), "history": self.history[:], "log": json_copy(self.log),
+            "events": [list(encode(list(e))) for e in self.events],
         }
 
     @classmethod
@@ -104,6 +107,7 @@ class State:
         s.result = data["result"]
         s.history = list(data["history"])
         s.log = list(data["log"])
+        s.events = [tuple(decode(e, cards)) for e in data.get("events", [])]
         return s
 
 

@@ -18,6 +18,22 @@ class Viewer:
         rs = game.rs
         self.labels = rs.card_labels
         self.card_vars = rs.card_vars
+        self._visible = None
+
+    def visible(self) -> set:
+        """The cards this player may see where they lie now (and the cards shown to them)."""
+        if self._visible is None:
+            g, seen = self.game.state, set()
+            for z in self.game.rs.zones.values():
+                for slot, owner, _ in g.layout.slots(z):
+                    level = z.level(self.player, owner)
+                    if level == "cards":
+                        seen.update(g.zones[slot])
+                    elif level == "top":
+                        seen.update(g.zones[slot][:1])
+            seen.update(c for c, who in g.known.items() if self.player in who)
+            self._visible = seen
+        return self._visible
 
     def card(self, c, seen: bool = True):
         """One card as shown: its label (or id); a map with its variables where the ruleset has any."""
@@ -38,11 +54,14 @@ class Viewer:
         return sorted(shown, key=lambda x: x["card"] if isinstance(x, dict) else x)
 
     def value(self, v):
-        """A variable's value as shown: players as P2, cards by label, lists item by item."""
+        """A variable's value as shown: players as P2, cards by label, lists item by item. A card is shown
+        only to a player who may see it where it lies (or was shown it): a variable never leaks a card."""
         t = type(v)
         if t is Player:
             return seat_name(v)
         if t is Card:
+            if v not in self.visible():
+                return dict(HIDDEN)
             return int(v) if self.ids else self.labels[v]
         if t is list or t is tuple:
             return [self.value(x) for x in v]

@@ -1,0 +1,199 @@
+"""Narrate a game for one player: the log and the effects' events (moves, deals, score changes) -> readable lines.
+
+Events are recorded by the engine only when a game records its log (see engine/nodes.py: `move`,
+`deal`, `set`). A line names cards only where the reader may see them, in the zone they left or in
+the zone they reached; otherwise it says how many. Players are named by seat ("P2"), the reader as
+"you".
+"""
+from __future__ import annotations
+
+from ..engine.game import log_for, log_text
+from ..engine.values import Player
+
+_NO_ONE = -1
+
+
+def seat(p, reader) -> str:
+    return "you" if reader is not None and p == reader else f"P{p + 1}"
+
+
+def plural(word: str, n: int) -> str:
+    """'card' -> 'cards', 'penny' -> 'pennies' (n != 1)."""
+    if n == 1:
+        return word
+    if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    if word.endswith(("s", "x", "sh", "ch")):
+        return word + "es"
+    return word + "s"
+
+
+def grouped(labels) -> str:
+    """'red ×2, blue': equal labels once with their count, in order of first appearance."""
+    counts: dict = {}
+    for label in labels:
+        counts[label] = counts.get(label, 0) + 1
+    return ", ".join(f"{label} ×{n}" if n > 1 else label for label, n in counts.items())
+
+
+class Narrator:
+    """Turns one game's events into lines for one reader (a seat, or None for an onlooker who sees only
+    what everyone sees)."""
+
+    def __init__(self, game, reader):
+        self.game, self.reader = game, reader
+        rs = game.rs
+        self.display = rs.display
+        self.layout = game.state.layout
+        self.words = self.display.words if self.display is not None else (lambda t: t)
+        shown = set(self.display.variables) if self.display is not None else set(rs.var_specs)
+        if self.display is not None:
+            # a score part's variables are narrated when the part is shown (a score that goes up)
+            for name, expr in rs.scoring.parts:
+                if name in self.display.scores:
+                    shown |= {n for n in rs.var_specs if n in expr.text}
+        self.narrated_vars = shown
+
+    # places and cards -------------------------------------------------------
+    def where(self, slot):
+        """(zone, owner or None, words for the place as seen by the reader)."""
+        z, owner, key = self.layout.owner_of(slot)
+        name = self.words(z.name)
+        if key is not None:
+            name = f"{name} {key + 1 if z.count is not None else self.words(str(key))}"
+        elif owner is None:
+            name = f"the {name}"
+        return z, owner, name
+
+    def owned(self, owner, name, subject) -> str:
+        """A player's zone from the sentence's subject's point of view: 'their hand', 'your hand', "P2's hand"."""
+        if owner == subject:
+            return ("your " if subject == self.reader else "their ") + name
+        return ("your " if owner == self.reader else f"P{owner + 1}'s ") + name
+
+    def sees(self, z, owner) -> bool:
+        if self.reader is None:
+            return z.others_see == "cards" and (owner is None or z.owner_sees == "cards")
+        return z.level(self.reader, owner) == "cards"
+
+    def hidden(self, z, owner) -> bool:
+        """The reader is not even shown how many cards lie there."""
+        if self.reader is None:
+            return z.others_see == "none"
+        return z.level(self.reader, owner) == "none"
+
+    def cards(self, cards, visible) -> tuple[str, str]:
+        """('3 tiles', 'red ×2, blue') when the reader may see them, ('3 cards', '') otherwise."""
+        n = len(cards)
+        if not visible:
+            return f"{n} {plural('card', n)}", ""
+        rs = self.game.rs
+        types = {rs.cards[int(c)]["type"] for c in cards}
+        noun = self.words(types.pop()) if len(types) == 1 else "card"
+        return f"{n} {plural(noun, n)}", grouped(self.words(rs.card_labels[c]) for c in cards)
+
+    def verb(self, subject, third: str, second: str) -> str:
+        return f"{seat(subject, self.reader)} {second if subject == self.reader else third}"
+
+    # events -----------------------------------------------------------------
+    def move(self, actor, src, dst, cards) -> str | None:
+        zs, so, sname = self.where(src)
+        zd, do, dname = self.where(dst)
+        if so is None and do is None:
+            return None   # between shared zones: the board shows it
+        if self.hidden(zs, so) and self.hidden(zd, do):
+            return None
+        many, named = self.cards(cards, self.sees(zs, so) or self.sees(zd, do))
+        tail = f": {named}" if named else ""
+        if self.hidden(zd, do):
+            who = so if so is not None else actor
+            return f"{self.verb(who, 'puts', 'put')} {many} from {self.owned(so, sname, who) if so is not None else sname} out of sight{tail}"
+        if self.hidden(zs, so):
+            who = do if do is not None else actor
+            return f"{self.verb(who, 'gets', 'get')} {many} in {self.owned(do, dname, who) if do is not None else dname}{tail}"
+        if so is not None and so == do:
+            return (f"{self.verb(so, 'moves', 'move')} {many} from {self.owned(so, sname, so)} "
+                    f"to {self.owned(do, dname, so)}{tail}")
+        if so is None:
+            return f"{self.verb(do, 'takes', 'take')} {many} from {sname} into {self.owned(do, dname, do)}{tail}"
+        if do is None:
+            return f"{self.verb(so, 'puts', 'put')} {many} from {self.owned(so, sname, so)} in {dname}{tail}"
+        if actor == do:
+            return f"{self.verb(do, 'takes', 'take')} {many} from {self.owned(so, sname, do)}{tail}"
+        return f"{self.verb(so, 'gives', 'give')} {many} to {seat(do, self.reader)}{tail}"
+
+    def deal(self, dealt) -> str | None:
+        parts, mine = [], ""
+        counts = {len(cards) for _, cards in dealt}
+        whom = []
+        for slot, cards in dealt:
+            z, owner, name = self.where(slot)
+            if owner is None:
+                continue
+            whom.append(seat(owner, self.reader))
+            if len(counts) > 1:
+                parts.append(f"{seat(owner, self.reader)} {len(cards)}")
+            if owner == self.reader and self.sees(z, owner) and cards:
+                mine = f"; yours: {grouped(self.words(self.game.rs.card_labels[c]) for c in cards)}"
+        if not whom:
+            return None
+        if len(counts) == 1:
+            n = counts.pop()
+            if len(whom) == self.game.state.n and len(whom) > 1:
+                whom = "each player"
+            else:
+                whom = whom[0] if len(whom) == 1 else ", ".join(whom[:-1]) + " and " + whom[-1]
+            return f"{n} {plural('card', n)} dealt to {whom}{mine}"
+        return "cards dealt: " + ", ".join(parts) + mine
+
+    def set(self, name, player, old, new) -> str | None:
+        if name not in self.narrated_vars:
+            return None
+        spec = self.game.rs.var_specs.get(name)
+        visible = "public" if spec is None else spec.visible
+        if visible == "nobody" or (visible == "owner" and (player < 0 or player != self.reader)):
+            return None
+        fmt = self.game.format
+        if type(new) is Player and type(old) is int:
+            old = Player(old) if 0 <= old < self.game.state.n else old   # a seat before any was set
+        label = self.words(name.replace("_", " "))
+        change = ""
+        if all(type(v) is int for v in (old, new)):
+            change = f" ({'+' if new > old else ''}{new - old})"
+        who = "" if player < 0 else ("your " if player == self.reader else f"P{player + 1}'s ")
+        return f"{who}{label}: {self.words(fmt(old))} → {self.words(fmt(new))}{change}"
+
+    def line(self, event) -> str | None:
+        kind = event[0]
+        if kind == "move":
+            return self.move(int(event[2]), event[3], event[4], event[5])
+        if kind == "deal":
+            return self.deal(event[3])
+        if kind == "set":
+            return self.set(event[2], int(event[3]), event[4], event[5])
+        return None
+
+
+def story(game, reader, since: int = 0, marked: bool = False) -> list[str]:
+    """The log lines `reader` may read and the narrated events, in the order they happened, from the
+    log entry `since` on (reader None: an onlooker, who reads the public lines only, or with `marked`
+    every line, a private one marked with who may read it: bots watched at the terminal)."""
+    g = game.state
+    narrator = Narrator(game, reader)
+    events = [e for e in g.events if e[1] >= since]
+    out, e = [], 0
+    for i in range(since, len(g.log) + 1):
+        while e < len(events) and events[e][1] <= i:
+            text = narrator.line(events[e])
+            if text:
+                out.append(text)
+            e += 1
+        if i < len(g.log):
+            entry = g.log[i]
+            if reader is not None:
+                text = log_for(entry, reader)
+            else:
+                text = log_text(entry) if marked or type(entry) is str else None
+            if text is not None:
+                out.append(narrator.words(text))
+    return out

@@ -1,0 +1,135 @@
+"""Draw a board on a terminal: a board (present/board.py) -> lines of text, in colour with rich or plain.
+
+The screen fits a 24-line terminal: a header, the shared zones, one line per player, the last
+events, then the prompt (present/prompt.py), which chooses a long list of options in steps.
+"""
+from __future__ import annotations
+
+from .board import cards_text
+
+STORY_ON_SCREEN = 4
+
+
+def wrapped(head: str, items: list[str], width: int, sep: str = " · ") -> list[str]:
+    """`head` then the items joined by `sep`, continued on indented lines rather than cut at `width`."""
+    lines, cur = [], head
+    for i, item in enumerate(items):
+        piece = item if i == 0 else sep + item
+        if len(cur) + len(piece) > width and cur.strip() and cur != head:
+            lines.append(cur.rstrip())
+            cur = " " * len(head) + item
+        else:
+            cur += piece
+    lines.append(cur)
+    return lines
+
+
+def screen_lines(b: dict, story_lines: int = STORY_ON_SCREEN, width: int = 100) -> list[tuple[str, str]]:
+    """The board as (style, text) lines; style is a rich style name or '' (plain text ignores it)."""
+    out = []
+    me = b["seat"]
+    who = f" · you are {me}" + (f" ({b['names'][int(me[1:]) - 1]})" if me and b["names"][int(me[1:]) - 1] != me else "") \
+        if me else " · watching"
+    piles = " · ".join(f"{p['label']} {p['count'] if p['count'] is not None else '?'}" for p in b["piles"])
+    vars_ = " · ".join(f"{v['name']} {v['value']}" for v in b["vars"])
+    head = f"{b['title']} · round {b['round']} · turn {b['turn']}{who}"
+    tail = " · ".join(x for x in (piles, vars_) if x)
+    gap = max(2, width - len(head) - len(tail))
+    out.append(("bold", head + " " * gap + tail if tail else head))
+    for z in b["zones"]:
+        members = z["members"]
+        if len(members) == 1 and members[0]["key"] is None:
+            out.append(("", f" {z['label']:<12} {cards_text(members[0])}"))
+            continue
+        one = f" {z['label']:<12} " + "   ".join(f"{m['key']}: {cards_text(m)}" for m in members)
+        if len(one) <= width - 2:
+            out.append(("", one))   # short members (one card each, say) share a line
+            continue
+        out.append(("bold cyan", f" {z['label']}"))
+        for m in members:
+            out.append(("", f"  {m['key']:>2}  {cards_text(m)}"))
+    seats = sorted(b["seats"], key=lambda s: not s["you"])
+    for s in seats:
+        if not s["you"]:
+            continue
+        for z in s["zones"]:
+            # your own private zones (a hand) get a line each; what everyone sees goes on the players' lines
+            if z.get("private") and any(m.get("cards") is not None or m.get("groups") is not None for m in z["members"]):
+                for m in z["members"]:
+                    title = f"Your {z['label']}" + (f" {m['key']}" if m["key"] is not None else "") + f" ({m['count']})"
+                    for line in wrapped(f" {title:<16} ", cards_text(m).split(" · "), width):
+                        out.append(("green", line))
+    for s in seats:
+        name = "you" if s["you"] else s["seat"]
+        if s["name"] != s["seat"]:
+            name += f" ({s['name']})"
+        bits = []
+        for z in s["zones"]:
+            if s["you"] and z.get("private"):
+                continue
+            for m in z["members"]:
+                label = z["label"] + (f" {m['key']}" if m["key"] is not None else "")
+                if m.get("groups") is None and m.get("cards") is None:
+                    if m.get("hidden"):
+                        continue
+                    bits.append(f"{label} {m['count']}" + (f" (top {m['top']})" if m.get("top") else ""))
+                else:
+                    bits.append(f"{label} ({m['count']}): {cards_text(m)}")
+        bits += [f"{v['name']} {v['value']}" for v in s["vars"]]
+        bits += [f"{k} {v}" for k, v in s["scores"].items()]
+        style = "green" if s["you"] else ("yellow" if b["current"] == s["seat"] else "")
+        turn = " ◀" if b["current"] == s["seat"] and not b.get("result") else ""
+        for line in wrapped(f" {name:<8}{turn:<2} ", bits, width):
+            out.append((style, line))
+    lines = b["story"][-story_lines:] if story_lines else []
+    if lines:
+        out.append(("dim", " Last: " + lines[0]))
+        out += [("dim", "       " + line) for line in lines[1:]]
+    if b.get("result"):
+        out += result_lines(b["result"])
+    return out
+
+
+def result_lines(r: dict) -> list[tuple[str, str]]:
+    out = [("bold", f" Game over after {r['turns']} turns ({r['rounds']} round{'s' if r['rounds'] != 1 else ''}): "
+                    f"{r['reason']}."),
+           ("bold green", " Winner" + ("s: " if len(r["winners"]) > 1 else ": ")
+            + (", ".join(r["winners"]) or "nobody (a draw)"))]
+    parts = r["parts"]
+    if parts:
+        cols = parts + (["total"] if len(parts) > 1 else [])
+        out.append(("", " player  " + "  ".join(f"{c:>10}" for c in cols)))
+        for i, row in enumerate(r["scores"]):
+            out.append(("", f" P{i + 1:<6} " + "  ".join(f"{row[c]!s:>10}" for c in cols)))
+    return out
+
+
+class Screen:
+    """Writes lines to the terminal: with rich (colour, clearing) on a terminal, plain text otherwise."""
+
+    def __init__(self, plain: bool, echo=None, width: int | None = None):
+        self.plain = plain
+        self.echo = echo
+        self.console = None
+        if not plain and echo is None:
+            from rich.console import Console
+            self.console = Console(highlight=False)
+        self.width = width or (self.console.size.width if self.console is not None else 100)
+
+    def clear(self) -> None:
+        if self.console is not None:
+            self.console.clear()
+
+    def line(self, text: str = "", style: str = "") -> None:
+        if self.console is not None:
+            from rich.text import Text
+            self.console.print(Text(text, style=style or ""), soft_wrap=False, overflow="ellipsis", no_wrap=True)
+        elif self.echo is not None:
+            self.echo(text)
+        else:
+            print(text, flush=True)
+
+    def board(self, b: dict, story_lines: int = STORY_ON_SCREEN) -> None:
+        self.clear()
+        for style, text in screen_lines(b, story_lines, min(self.width, 120)):
+            self.line(text, style)

@@ -1,0 +1,67 @@
+// The lobby: choose a game, who sits where, start it and hand out one link per seat.
+"use strict";
+const $ = (id) => document.getElementById(id);
+let rulesets = [];
+
+function seatRows() {
+  const r = rulesets.find((x) => x.name === $("ruleset").value);
+  const n = Number($("players").value);
+  const box = $("seats");
+  box.innerHTML = "";
+  for (let i = 0; i < n; i++) {
+    const row = document.createElement("div");
+    row.className = "seatrow";
+    const agent = i === 0 ? "human" : r.bot;
+    row.innerHTML = `<span>P${i + 1}</span>
+      <select class="agent">${["human", "random", "first", "greedy"].map((a) =>
+        `<option${a === agent ? " selected" : ""}>${a}</option>`).join("")}</select>
+      <input class="name" placeholder="name (optional)" maxlength="24">`;
+    box.appendChild(row);
+  }
+}
+
+function players() {
+  const r = rulesets.find((x) => x.name === $("ruleset").value);
+  $("about").textContent = r.text;
+  $("players").innerHTML = "";
+  for (let n = r.min; n <= r.max; n++) $("players").add(new Option(String(n), String(n)));
+  seatRows();
+}
+
+async function start(ev) {
+  ev.preventDefault();
+  $("error").textContent = "";
+  const body = {
+    ruleset: $("ruleset").value,
+    players: Number($("players").value),
+    agents: [...document.querySelectorAll("#seats .agent")].map((s) => s.value),
+    names: [...document.querySelectorAll("#seats .name")].map((s) => s.value.trim()),
+    seed: $("seed").value === "" ? null : Number($("seed").value),
+  };
+  const res = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
+                                          body: JSON.stringify(body)});
+  const data = await res.json();
+  if (!res.ok) { $("error").textContent = data.error; return; }
+  const list = $("seatlinks");
+  list.innerHTML = "";
+  for (const s of data.seats) {
+    const li = document.createElement("li");
+    li.innerHTML = s.agent === "human"
+      ? `<a class="seatlink" href="${s.url}" target="_blank">${s.seat}: play</a> <code>${s.url}</code>`
+      : `${s.seat}: ${s.agent} bot`;
+    list.appendChild(li);
+  }
+  const w = document.createElement("li");
+  w.innerHTML = `<a href="${data.watch}" target="_blank">watch</a> (sees what everyone sees)`;
+  list.appendChild(w);
+  $("links").hidden = false;
+}
+
+(async () => {
+  rulesets = await (await fetch("/api/rulesets")).json();
+  for (const r of rulesets) $("ruleset").add(new Option(`${r.title} (${r.min}–${r.max})`, r.name));
+  $("ruleset").addEventListener("change", players);
+  $("players").addEventListener("change", seatRows);
+  $("start").addEventListener("submit", start);
+  players();
+})();

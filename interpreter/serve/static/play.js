@@ -1,0 +1,195 @@
+// One seat's page: draws the board the server sends for this seat only, and sends its choices.
+"use strict";
+const $ = (id) => document.getElementById(id);
+const [, , table, seat] = location.pathname.split("/");
+const STEP_OVER = 12;          // longer option lists are chosen in steps
+let board = null, chosen = [], socket = null;
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function hue(label) {            // the same colour for the same kind of card
+  const word = String(label).split(/[ \[]/)[0];
+  let h = 0;
+  for (const ch of word) h = (h * 31 + ch.charCodeAt(0)) % 360;
+  return h;
+}
+
+function tile(label, count, note) {
+  const t = el("span", "card");
+  t.style.setProperty("--h", hue(label));
+  t.appendChild(el("span", "name", label));
+  if (count > 1) t.appendChild(el("span", "count", "×" + count));
+  if (note) t.appendChild(el("span", "note", note));
+  t.dataset.card = label;
+  return t;
+}
+
+function entry(m) {               // one zone: card tiles, grouped tiles, or how many
+  const box = el("span", "cards");
+  if (m.hidden) { box.appendChild(el("span", "muted", "hidden")); return box; }
+  if (m.groups) m.groups.forEach((g) => box.appendChild(tile(g.label, g.count, g.note)));
+  else if (m.cards) m.cards.forEach((c) => box.appendChild(tile(c, 1)));
+  else {
+    box.appendChild(el("span", "back", `${m.count} card${m.count === 1 ? "" : "s"}`));
+    if (m.top) box.appendChild(tile(m.top, 1, "top"));
+  }
+  if (m.known) m.known.forEach(([i, c]) => box.appendChild(tile(c, 1, `#${i}, you know`)));
+  if ((m.groups || m.cards) && m.count === 0) box.appendChild(el("span", "muted", "empty"));
+  return box;
+}
+
+function drawZones(b) {
+  const box = $("zones");
+  box.innerHTML = "";
+  for (const z of b.zones) {
+    const sec = el("div", "panel zone");
+    sec.appendChild(el("h2", "", z.label));
+    for (const m of z.members) {
+      const row = el("div", "row");
+      if (m.key !== null) row.appendChild(el("span", "key", m.key));
+      row.appendChild(entry(m));
+      sec.appendChild(row);
+    }
+    box.appendChild(sec);
+  }
+}
+
+function drawSeats(b) {
+  const box = $("seats");
+  box.innerHTML = "";
+  const seats = [...b.seats].sort((x, y) => (y.you ? 1 : 0) - (x.you ? 1 : 0));
+  for (const s of seats) {
+    const sec = el("div", "panel seat" + (s.you ? " you" : "") + (b.current === s.seat && !b.result ? " turn" : ""));
+    sec.dataset.seat = s.seat;
+    const head = el("h2", "", (s.you ? "You, " : "") + s.seat + (s.name !== s.seat ? ` (${s.name})` : ""));
+    const facts = [...s.vars.map((v) => `${v.name} ${v.value}`),
+                   ...Object.entries(s.scores).map(([k, v]) => `${k} ${v}`)];
+    if (facts.length) head.appendChild(el("span", "facts", facts.join(" · ")));
+    if (b.agents && b.agents[Number(s.seat.slice(1)) - 1] !== "human") head.appendChild(el("span", "bot", "bot"));
+    sec.appendChild(head);
+    for (const z of s.zones) {
+      for (const m of z.members) {
+        const row = el("div", "row");
+        row.dataset.zone = z.zone;
+        row.appendChild(el("span", "key", z.label + (m.key !== null ? " " + m.key : "") +
+                                         (m.count !== null && (m.groups || m.cards) ? ` (${m.count})` : "")));
+        row.appendChild(entry(m));
+        sec.appendChild(row);
+      }
+    }
+    box.appendChild(sec);
+  }
+}
+
+function send(index) {
+  chosen = [];
+  socket.send(JSON.stringify({choose: index}));
+}
+
+function drawDecision(b) {
+  const box = $("decision");
+  box.innerHTML = "";
+  if (b.result) { box.hidden = true; return; }
+  box.hidden = false;
+  if (b.chosen) { box.appendChild(el("p", "wait", `You chose: ${b.chosen}. Waiting for the others…`)); return; }
+  const d = b.decision;
+  if (!d) {
+    const who = (b.waiting_for || []).join(", ");
+    box.appendChild(el("p", "wait", who ? `Waiting for ${who}…` : "Waiting…"));
+    return;
+  }
+  const parts = d.options.map((o) => o.parts);
+  const left = d.options.map((o, i) => i).filter((i) => chosen.every((c, k) => parts[i][k] === c));
+  const stepping = d.options.length > STEP_OVER;
+  box.appendChild(el("h2", "", d.prompt + (chosen.length ? " — " + chosen.join(" ") : "") +
+                              (d.now ? "" : " (everyone chooses at once)")));
+  const buttons = el("div", "options");
+  const next = [];
+  if (stepping) left.forEach((i) => { const p = parts[i][chosen.length];
+                                      if (p !== undefined && !next.includes(p)) next.push(p); });
+  if (stepping && next.length > 1) {
+    next.forEach((p) => {
+      const btn = el("button", "option step", p);
+      btn.onclick = () => {
+        chosen.push(p);
+        const rest = left.filter((i) => parts[i][chosen.length - 1] === p);
+        if (rest.length === 1) send(rest[0]); else drawDecision(board);
+      };
+      buttons.appendChild(btn);
+    });
+  } else {
+    left.forEach((i) => {
+      const btn = el("button", "option", d.options[i].label);
+      btn.onclick = () => send(i);
+      buttons.appendChild(btn);
+    });
+  }
+  box.appendChild(buttons);
+  if (chosen.length) {
+    const back = el("button", "back-step", "← back");
+    back.onclick = () => { chosen.pop(); drawDecision(board); };
+    box.appendChild(back);
+  }
+}
+
+function drawResult(b) {
+  const box = $("result");
+  if (!b.result) { box.hidden = true; return; }
+  const r = b.result;
+  box.innerHTML = "";
+  box.appendChild(el("h2", "", "Game over"));
+  box.appendChild(el("p", "", `${r.reason} — after ${r.turns} turns.`));
+  box.appendChild(el("p", "winners", "Winner" + (r.winners.length > 1 ? "s: " : ": ") +
+                                     (r.winners.join(", ") || "nobody (a draw)")));
+  const t = el("table");
+  const cols = r.parts.concat(r.parts.length > 1 ? ["total"] : []);
+  const head = el("tr");
+  ["player", ...cols].forEach((c) => head.appendChild(el("th", "", c)));
+  t.appendChild(head);
+  r.scores.forEach((row, i) => {
+    const tr = el("tr");
+    tr.appendChild(el("td", "", "P" + (i + 1)));
+    cols.forEach((c) => tr.appendChild(el("td", "", String(row[c]))));
+    t.appendChild(tr);
+  });
+  box.appendChild(t);
+  box.hidden = false;
+}
+
+function draw(b) {
+  board = b;
+  document.title = `${b.title} — ${b.seat || "watching"}`;
+  $("title").textContent = b.title;
+  $("status").textContent = `round ${b.round} · turn ${b.turn} · ` +
+    (b.seat ? `you are ${b.seat}` : "watching") + (b.result ? "" : ` · ${b.current} to play`);
+  $("piles").textContent = [...b.piles.map((p) => `${p.label} ${p.count ?? "?"}`),
+                            ...b.vars.map((v) => `${v.name} ${v.value}`)].join(" · ");
+  drawZones(b);
+  drawSeats(b);
+  drawDecision(b);
+  const story = $("story");
+  story.innerHTML = "";
+  b.story.forEach((line) => story.appendChild(el("li", line.startsWith("turn ") ? "act" : "", line)));
+  story.parentElement.scrollTop = story.parentElement.scrollHeight;
+  drawResult(b);
+  document.body.dataset.version = String(b.version);
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${proto}://${location.host}/ws/${table}/${seat}`);
+  socket.onmessage = (ev) => {
+    const msg = JSON.parse(ev.data);
+    if (msg.error) { $("error").textContent = msg.error; return; }
+    $("error").textContent = "";
+    draw(msg.board);
+  };
+  socket.onclose = () => { $("error").textContent = "disconnected from the server"; };
+}
+
+connect();

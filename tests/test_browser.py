@@ -1,0 +1,156 @@
+"""Play in a real browser (headless Chromium driven by Selenium): a whole CuBirds game against bots, a Pit hand
+with two people in two pages, and a page that never shows another seat's cards."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import threading
+import time
+import urllib.request
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+if not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)) and not os.environ.get("CI"):
+    pytest.skip("headless Chromium is not installed here (apt-get install chromium chromium-driver)",
+                allow_module_level=True)
+
+webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    import uvicorn
+    from interpreter.serve.app import create_app
+    port = free_port()
+    app = create_app("cubirds")
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    for _ in range(100):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}", app
+    srv.should_exit = True
+    thread.join(timeout=5)
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-dev-shm-usage", "--window-size=1280,900"):
+        options.add_argument(flag)
+    return webdriver.Chrome(service=webdriver.ChromeService(executable_path=DRIVER), options=options)
+
+
+@pytest.fixture()
+def pages():
+    opened = []
+
+    def open_page(url):
+        b = browser()
+        opened.append(b)
+        b.get(url)
+        return b
+    yield open_page
+    for b in opened:
+        b.quit()
+
+
+def start(base, spec) -> dict:
+    req = urllib.request.Request(base + "/api/tables", data=json.dumps(spec).encode(),
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def wait(fn, timeout=10.0):
+    end = time.time() + timeout
+    while time.time() < end:
+        value = fn()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError("the page did not get there in time")
+
+
+def version(page) -> int:
+    return int(page.find_element(By.TAG_NAME, "body").get_attribute("data-version") or -1)
+
+
+def test_a_whole_cubirds_game_against_bots(server, pages):
+    base, _ = server
+    table = start(base, {"ruleset": "cubirds", "players": 2, "agents": ["human", "first"], "seed": 11})
+    page = pages(table["seats"][0]["url"])
+    wait(lambda: page.find_elements(By.CSS_SELECTOR, "#decision button.option"))
+    assert page.find_element(By.ID, "title").text == "CuBirds"
+    clicks = 0
+    while not page.find_element(By.ID, "result").is_displayed():
+        buttons = wait(lambda: page.find_elements(By.CSS_SELECTOR, "#decision button.option")
+                       or page.find_element(By.ID, "result").is_displayed())
+        if buttons is True:
+            break
+        before = version(page)
+        try:
+            steps = "step" in buttons[0].get_attribute("class")
+            buttons[0].click()
+        except StaleElementReferenceException:   # redrawn meanwhile: look again
+            continue
+        clicks += 1
+        if not steps or not page.find_elements(By.CSS_SELECTOR, "#decision button.step"):
+            wait(lambda: version(page) != before or page.find_elements(By.CSS_SELECTOR, "#decision button.step")
+                 or page.find_element(By.ID, "result").is_displayed())
+        assert clicks < 2000
+    result = page.find_element(By.ID, "result").text
+    assert "Game over" in result and "Winner" in result
+    assert page.find_elements(By.CSS_SELECTOR, "#story li")
+
+
+def test_a_pit_hand_with_two_people_in_two_pages(server, pages):
+    base, app = server
+    table = start(base, {"ruleset": "pit", "players": 4, "agents": ["human", "human", "first", "first"],
+                         "seed": 5, "params": {"corner_size": 3}})
+    one, two = pages(table["seats"][0]["url"]), pages(table["seats"][1]["url"])
+    for page in (one, two):
+        wait(lambda: page.find_elements(By.CSS_SELECTOR, "#decision button.option"))
+    game = app.state.hub.get(table["table"]).game
+    rules = game.rs
+    from helpers import may_see_card
+    for seat, page in ((0, one), (1, two)):
+        # the other person's hand is a face-down count: no card tile in its row
+        other = f"P{2 - seat}"
+        row = page.find_element(By.CSS_SELECTOR, f'.seat[data-seat="{other}"] .row[data-zone="hand"]')
+        assert row.find_elements(By.CSS_SELECTOR, ".card") == [] and "9 cards" in row.text
+        # and no commodity this seat cannot see anywhere (those out of play, in the box) is on the page
+        mine = {rules.card_labels[c] for c in rules.card_values if may_see_card(game, seat, c)}
+        unseen = {rules.card_labels[c] for c in rules.card_values if not may_see_card(game, seat, c)} - mine
+        text = page.find_element(By.TAG_NAME, "body").text
+        assert unseen and not [label for label in unseen if re.search(rf"\b{label}\b", text)]
+    # both ring the bell in the same market step, each from their own page
+    # (found and clicked in one script: the other page's choice may redraw the buttons meanwhile)
+    click_corner = """const b = [...document.querySelectorAll('#decision button.option')]
+                          .find((x) => x.textContent.includes('corner'));
+                      if (b) { b.click(); return b.textContent; } return null;"""
+    for page in (one, two):
+        assert wait(lambda: page.execute_script(click_corner)), page.find_element(By.ID, "decision").text
+    for page in (one, two):
+        wait(lambda: "corners the market" in page.find_element(By.ID, "story").text)
+        wait(lambda: "round 2" in page.find_element(By.ID, "status").text)
+    # whoever cornered scored: the live score on both pages says so
+    for page in (one, two):
+        assert re.search(r"score [1-9]", page.find_element(By.ID, "seats").text)

@@ -1,0 +1,102 @@
+"""`rulebook play` as a person uses it (plain mode): steps, help, quit and save, resume, undo, hot-seat, Ctrl-C."""
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+import cli
+from interpreter.present import terminal
+
+
+def play(args, answers, env=None):
+    return CliRunner().invoke(cli.cli, ["play"] + args, input="".join(a + "\n" for a in answers))
+
+
+def test_a_long_list_is_chosen_in_steps_and_the_screen_shows_the_board():
+    r = play(["cubirds", "--seed", "3", "--agents", "human,random"], ["1", "2", "1", "quit", "no"])
+    out = r.output
+    assert r.exit_code == 0, out
+    assert "CuBirds · round 1 · turn 1 · you are P1" in out
+    assert " Rows" in out and "   1  magpie · duck · toucan" in out
+    assert " Your hand (8)    owl ×3 (flock 3/4) · magpie ×2 (flock 5/7)" in out
+    assert " lay birds — which?   (help · quit · undo)" in out
+    assert " 1 lay 3 owl   2 lay 2 magpie   3 lay 1 toucan   4 lay 1 robin   5 lay 1 parrot" in out
+    assert " lay birds — lay 3 owl — which?" in out and " 1 in row 1   2 in row 2   3 in row 3   4 in row 4" in out
+    assert "you put 3 birds from your hand in row 2: owl ×3" in out
+    assert "left without saving" in out
+
+
+def test_typing_filters_the_options_and_help_lists_them_all():
+    r = play(["cubirds", "--seed", "3", "--agents", "human,random"], ["help", "magpie", "quit", "no"])
+    out = r.output
+    assert "CuBirds: Lay all your birds of one species" in out
+    assert "  · lay: Lay every bird of one species" in out
+    assert "   1. lay 3 owl in row 1 on the left" in out and "  40. lay 1 parrot in row 4 on the right" in out
+    # 'magpie' narrows the list to the 8 magpie options, listed whole
+    assert " 1 lay 2 magpie in row 1 on the left" in out
+
+
+def test_quit_saves_and_resume_goes_on(tmp_path):
+    save = tmp_path / "game.json"
+    r = play(["cubirds", "--seed", "5", "--agents", "human,first"], ["1", "1", "1", "quit", str(save)])
+    assert r.exit_code == 0, r.output
+    assert f"saved; go on with: rulebook play --resume {save}" in r.output
+    data = json.loads(save.read_text())
+    assert data["format"] == terminal.SAVE_FORMAT and data["agents"] == ["human", "first"]
+    turn = data["game"]["state"]["turn"]
+    r2 = play(["--resume", str(save)], ["quit", "no"])
+    assert r2.exit_code == 0, r2.output
+    assert f"CuBirds · round 1 · turn {turn} · you are P1" in r2.output
+
+
+def test_resume_of_a_file_that_is_not_a_saved_game(tmp_path):
+    bad = tmp_path / "x.json"
+    bad.write_text("{}")
+    r = CliRunner().invoke(cli.cli, ["play", "--resume", str(bad)])
+    assert r.exit_code == 1
+    assert "is not a saved game of rulebook" in str(r.exception) or "is not a saved game" in r.output
+
+
+def test_undo_takes_back_the_last_move_and_the_bots_after_it():
+    r = play(["cubirds", "--seed", "3", "--agents", "human,first"],
+             ["1", "1", "1", "2", "undo", "quit", "no"])
+    out = r.output
+    assert r.exit_code == 0, out
+    assert "undone: your last choice and the moves after it" in out
+    # the last choice was 'pass' in the draw step of turn 1: that step is asked again, the bot's turn undone
+    after = out.split("undone")[1]
+    assert "turn 1 · you are P1" in after and " draw   (help · quit · undo)" in after
+
+
+def test_two_people_at_one_terminal_get_a_hand_over_screen_and_no_undo():
+    r = play(["pit", "--seed", "1", "--players", "3", "--agents", "human,human", "--names", "Ada,Bea"],
+             ["pass", "", "pass", "", "quit", "no"])
+    out = r.output
+    assert r.exit_code == 0, out
+    assert "seats: P1 human (Ada), P2 human (Bea), P3 greedy" in out
+    assert " Pass the terminal to P2 (Bea)." in out
+    assert " Pass the terminal to P1 (Ada)." in out
+    assert "(help · quit)" in out and "(help · quit · undo)" not in out
+
+
+def test_input_that_ends_leaves_with_a_message():
+    r = play(["cubirds", "--seed", "3", "--agents", "human,random"], [])
+    assert r.exit_code == 1
+    assert "no more input: the game was left unfinished" in r.output
+
+
+def test_ctrl_c_leaves_with_one_line(monkeypatch):
+    def interrupt(self):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(terminal.Session, "run", interrupt)
+    r = play(["cubirds", "--seed", "3"], [])
+    assert r.exit_code == 1
+    assert r.output.strip().splitlines()[-1] == "left the game at turn 1 (Ctrl-C); it was not saved"
+
+
+def test_bots_only_are_watched_to_the_end():
+    r = CliRunner().invoke(cli.cli, ["play", "cubirds", "--agents", "random", "--seed", "1"])
+    assert r.exit_code == 0
+    assert "P2 puts 1 bird from their hand in row 2: flamingo" in r.output
+    assert " Winner: P" in r.output
