@@ -85,13 +85,14 @@ def one_repeat(args) -> dict:
     """Every case once, in order; figures keyed by case name."""
     from interpreter import load
     out = {}
+    wanted = [w for w in args.only.split(",") if w]
     for name, players, playouts in PLAYOUT_CASES:
         key = f"{name} {players}p"
-        if args.only and args.only not in key:
+        if wanted and not any(w in key for w in wanted):
             continue
         n = args.playouts if args.playouts and name != "pit" else playouts
         out[key] = measure_playouts(load(name), players, n)
-    if not args.only or "greedy" in args.only:
+    if not wanted or any(w in "pit 8p greedy" for w in wanted):
         out["pit 8p greedy"] = measure_pit_greedy(load("pit"), args.pit_games)
     return out
 
@@ -137,7 +138,8 @@ def main():
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--playouts", type=int, default=0, help="playouts per repeat (CuBirds, Piepmatz)")
     parser.add_argument("--pit-games", type=int, default=2, help="Pit 8p greedy games per repeat")
-    parser.add_argument("--only", default="", help="only the cases whose name contains this text")
+    parser.add_argument("--only", default="", help="only the cases whose name contains one of these texts "
+                        "(comma-separated: 'cubirds,piepmatz')")
     parser.add_argument("--root", default=str(HERE.parent.parent), help="the checkout to measure")
     parser.add_argument("--compare", default="", help="another checkout, measured in turn with this one")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)

@@ -16,7 +16,11 @@ from .errors import Diagnostic, GameError, IllegalChoice, RulebookError, Ruleset
 __all__ = ["load", "load_text", "Game", "Decision", "Ruleset", "RulebookError", "RulesetError", "GameError",
            "IllegalChoice", "Diagnostic"]
 
-_LAZY = {"Game": ".engine.game", "Decision": ".engine.game", "Ruleset": ".ruleset"}
+# names the package gave before its imports were lazy (kept for callers that import them from here)
+_LAZY = {"Game": ".engine.game", "Decision": ".engine.game", "Ruleset": ".ruleset",
+         "parse_text": ".source", "read_file": ".source", "resolve": ".bundled",
+         "compile_ruleset": ".compiler", "explain_removals": ".extends", "load_merged": ".extends",
+         "schema_diagnostics": ".schema"}
 
 
 def __getattr__(name):

@@ -55,16 +55,19 @@ def _relabel(world, sigma: dict) -> None:
         return
     g = world.state
 
+    deep = (list, tuple, dict)
+
     def swap(v):
+        # one call per container, not per item: the options of a simultaneous decision are many
         t = type(v)
         if t is Card:
             return sigma.get(v, v)
-        if t is list:
-            return [swap(x) for x in v]
-        if t is tuple:
-            return tuple(swap(x) for x in v)
+        if t is list or t is tuple:
+            out = [sigma.get(x, x) if type(x) is Card else swap(x) if type(x) in deep else x for x in v]
+            return out if t is list else tuple(out)
         if t is dict:
-            return {k: swap(x) for k, x in v.items()}
+            return {k: sigma.get(x, x) if type(x) is Card else swap(x) if type(x) in deep else x
+                    for k, x in v.items()}
         return v
 
     g.vars = {k: swap(v) for k, v in g.vars.items()}
