@@ -120,3 +120,10 @@ def test_diagnostics_come_back_as_they_were():
                    "did you mean 'y'?", ("flow", 0))
     back = cache.diagnostic_of(json.loads(json.dumps(cache.diagnostic_data(d))))
     assert back == d and back.render() == d.render()
+
+
+def test_the_command_line_names_the_runners_backends():
+    # cli.py names them itself so that `list` and `validate` do not import the engine
+    import cli as command_line
+    from interpreter.analysis.runner import BACKENDS
+    assert command_line.BACKENDS == BACKENDS
