@@ -5,7 +5,9 @@ Run: python benchmarks/bench_search.py [--repeats R] [--playouts N] [--pit-games
 
 Cases: CuBirds 2p, Piepmatz 3p and Pit 4p random playouts (clone the opening, then uniform random
 options to the end: Pit's random traders never corner, so its playouts run to the turn limit), and
-Pit 8p with its default greedy bots (seconds per game, and the lookahead's cost per decision).
+Pit 8p with its default greedy bots (seconds per game, and the lookahead's cost per decision), and the
+hand-written CuBirds of baseline_cubirds.py at 2 players as a reference. Playouts are counted per
+second of wall time and per second of the process's CPU time (on a busy machine the steadier figure).
 Each repeat measures every case once, one after the other (interleaved), so that a busy machine
 slows them alike; the summary gives the median and the spread (lowest-highest) over the repeats.
 """
@@ -37,6 +39,7 @@ def measure_playouts(rules, players: int, playouts: int, seed: int = 1) -> dict:
     clone_us = (time.perf_counter() - start) / clones * 1e6
     rng = random.Random(seed)
     decisions = 0
+    cpu = time.process_time()
     start = time.perf_counter()
     for _ in range(playouts):
         game = opening.clone()
@@ -44,8 +47,25 @@ def measure_playouts(rules, players: int, playouts: int, seed: int = 1) -> dict:
             game.apply(rng.randrange(game.option_count()))
             decisions += 1
     elapsed = time.perf_counter() - start
-    return {"clone_us": clone_us, "playouts_per_s": playouts / elapsed,
+    cpu = time.process_time() - cpu
+    return {"clone_us": clone_us, "playouts_per_s": playouts / elapsed, "playouts_per_cpu_s": playouts / cpu,
             "decisions_per_playout": decisions / playouts, "decisions_per_s": decisions / elapsed}
+
+
+def measure_hand_written(games: int, players: int = 2) -> dict:
+    """The hand-written CuBirds of benchmarks/baseline_cubirds.py, whole games (with the deal): a reference
+    for what plain Python costs."""
+    sys.path.insert(0, str(HERE.parent))
+    import baseline_cubirds
+    decisions = 0
+    cpu = time.process_time()
+    start = time.perf_counter()
+    for seed in range(games):
+        decisions += baseline_cubirds.play_game(players, seed)["decisions"]
+    elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu
+    return {"playouts_per_s": games / elapsed, "playouts_per_cpu_s": games / cpu,
+            "decisions_per_playout": decisions / games, "decisions_per_s": decisions / elapsed}
 
 
 def measure_pit_greedy(rules, games: int, players: int = 8) -> dict:
@@ -92,12 +112,15 @@ def one_repeat(args) -> dict:
             continue
         n = args.playouts if args.playouts and name != "pit" else playouts
         out[key] = measure_playouts(load(name), players, n)
+    if not wanted or any(w in "cubirds 2p hand-written" for w in wanted):
+        out["cubirds 2p hand-written"] = measure_hand_written(args.playouts or 200)
     if not wanted or any(w in "pit 8p greedy" for w in wanted):
         out["pit 8p greedy"] = measure_pit_greedy(load("pit"), args.pit_games)
     return out
 
 
 FIGURES = [("clone_us", "clone µs", "{:.1f}"), ("playouts_per_s", "playouts/s", "{:.1f}"),
+           ("playouts_per_cpu_s", "playouts/CPU s", "{:.1f}"),
            ("decisions_per_s", "decisions/s", "{:.0f}"), ("decisions_per_playout", "decisions/playout", "{:.0f}"),
            ("seconds_per_game", "s/game", "{:.2f}"), ("decisions_per_game", "decisions/game", "{:.0f}"),
            ("lookahead_ms_per_decision", "lookahead ms/decision", "{:.2f}")]
@@ -122,7 +145,7 @@ def print_summary(title: str, table: dict) -> None:
             if key in figs:
                 med, lo, hi = figs[key]
                 parts.append(f"{label} {fmt.format(med)} ({fmt.format(lo)}-{fmt.format(hi)})")
-        print(f"  {case:<14} " + "; ".join(parts))
+        print(f"  {case:<24} " + "; ".join(parts))
 
 
 def child(root: str, args) -> dict:
@@ -172,7 +195,7 @@ def main():
             if key in a[case]:
                 ratios = [m[case][key] / o[case][key] for m, o in zip(mine, other) if o[case][key]]
                 parts.append(f"{label} x{statistics.median(ratios):.2f}")
-        print(f"  {case:<14} " + "; ".join(parts))
+        print(f"  {case:<24} " + "; ".join(parts))
 
 
 if __name__ == "__main__":
