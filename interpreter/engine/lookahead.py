@@ -34,6 +34,8 @@ def determinize(game, player: int, rng):
             for i in range(1 if level == "top" else 0, len(cards)):
                 if player not in known.get(cards[i], ()):
                     holes.append((slot, i))
+    # first, so that the others' options (many, in a simultaneous decision) are not relabeled in vain
+    _forget_other_commitments(world, player)
     before = [g.zones[s][i] for s, i in holes]
     unseen.extend(before)
     pool = before[:]
@@ -45,7 +47,6 @@ def determinize(game, player: int, rng):
     # values everyone sees on the cards' backs stay where they lie.
     _relabel(world, dict(zip(before, pool)))
     _hide_values(world, player, unseen)
-    _forget_other_commitments(world, player)
     return world
 
 
@@ -113,17 +114,18 @@ def _pass_of(options):
 
 def _forget_other_commitments(world, player: int) -> None:
     """In a simultaneous decision, others' choices are secret: in this world every other chooser
-    passes (or takes their first option), and `player` chooses last, so that a trial resolves at once."""
+    passes (or takes their first option), and `player` chooses last, so that a trial resolves at once.
+    Each other chooser is left only the option they take: nothing else reads the others' lists here."""
     g = world.state
     if g.pending is None or not g.stack:
         return
     top = g.stack[-1]
     data = top[4]
     if top[0] == () and isinstance(data, dict) and "chosen" in data:
-        others = [q for q in data["queue"] if q[0] != player]
+        others = [(q[0], _pass_of(q[1])) for q in data["queue"] if q[0] != player]
         mine = [q for q in data["queue"] if q[0] == player]
-        data["queue"] = others + mine
-        data["chosen"] = [(q[0], _pass_of(q[1])) for q in others]
+        data["queue"] = [(p, (option,)) for p, option in others] + mine
+        data["chosen"] = others
 
 
 def _settle(world, node_id: int, player: int) -> None:
