@@ -18,6 +18,8 @@ def determinize(game, player: int, rng):
     world = game.clone(share_rng=True)
     world.state.rng = rng
     world.record = False
+    # a world is never replayed nor shown: its trials need not copy the game's history and log
+    world.state.history, world.state.log, world.state.events = [], [], []
     world.probing = True
     rs, g = world.rs, world.state
     known = g.known
