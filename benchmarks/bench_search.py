@@ -1,6 +1,6 @@
 """Benchmark: what search costs - clone() and random playouts from the opening, and Pit's greedy lookahead.
 
-Run: python benchmarks/bench_search.py [--repeats R] [--playouts N] [--pit-games G] [--only CASE]
+Run: python benchmarks/bench_search.py [--repeats R] [--playouts N] [--pit-games G] [--only CASE,CASE]
      python benchmarks/bench_search.py --compare OTHER_CHECKOUT   (the same figures for both, interleaved)
 
 Cases: CuBirds 2p, Piepmatz 3p and Pit 4p random playouts (clone the opening, then uniform random
