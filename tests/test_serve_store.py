@@ -2,6 +2,7 @@
 SIGKILL, and a game whose ruleset changed is reported, never replayed into a different game."""
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -286,5 +287,24 @@ def test_a_server_killed_mid_game_comes_back_with_every_game_where_it_was(tmp_pa
             b = again.board(t, 1)
             after = again.choose(t, 1, b)
             assert after["version"] == b["version"] + 1
+        # a frame far over the limit closes only its own socket (1009: too big); the server goes on
+        t = games[0]
+        before = again.board(t, 1)
+        assert asyncio.run(send_oversized(again.port, t)) == 1009
+        assert again.board(t, 1) == before
     finally:
         again.kill()
+
+
+async def send_oversized(port, t) -> int:
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+    async with connect(f"ws://127.0.0.1:{port}/ws/{t['table']}/1?token={t['seats'][0]['token']}",
+                       max_size=2 ** 24) as ws:
+        json.loads(await ws.recv())
+        await ws.send("x" * (200 * 1024))
+        try:
+            while True:
+                await asyncio.wait_for(ws.recv(), timeout=20)
+        except ConnectionClosed as exc:
+            return exc.rcvd.code if exc.rcvd is not None else None
