@@ -4,8 +4,8 @@ Run: python benchmarks/bench_serve.py [games] [moves per person] [seconds at mos
 (defaults 50, 20, 180). Starts `rulebook serve` in a process of its own with a fresh database in a
 temporary folder, starts the games (half CuBirds with 3 seats, half Pit with 4; two people per game,
 bots in the other seats), and connects one websocket client per person (100 for 50 games). Each
-client answers its seat's decisions with random legal options until it has made its moves, its game
-is over or the time is up. Prints choices per second, the 50th and 99th percentile of the time from
+client answers its seat's decisions with random legal options until the people at its table have
+made their moves (moves per person x people), its game is over or the time is up. Prints choices per second, the 50th and 99th percentile of the time from
 sending a choice to its answer, refusals and errors (both should be 0), then stops the server and
 checks that every game's stored choices replay to the position the server showed last.
 Traffic goes only to 127.0.0.1; the run is bounded in moves and in time, and stops by itself.
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import signal
 import socket
@@ -75,20 +76,22 @@ class Tally:
     def __init__(self):
         self.latencies: list[float] = []
         self.moves = 0
+        self.at_table: dict = {}    # table -> the people's choices taken there
         self.refused: list[str] = []
         self.errors: list[str] = []
 
 
-async def person(port: int, table: str, seat: int, token: str, moves: int, deadline: float, seed: int,
+async def person(port: int, table: str, seat: int, token: str, target: int, deadline: float, seed: int,
                  tally: Tally) -> None:
-    """One simulated person: answers its seat's decisions with random options, timing each answer."""
+    """One simulated person: answers its seat's decisions with random options, timing each answer, until
+    the people at its table have made `target` choices between them (a person who stopped early would
+    leave the others waiting for their turn), the game is over or the time is up."""
     rng = random.Random(seed)
-    made = 0
     try:
         async with connect(f"ws://127.0.0.1:{port}/ws/{table}/{seat}?token={token}", max_size=2 ** 24) as ws:
             board = json.loads(await ws.recv())["board"]
             waiting = None     # (at, when sent) of the choice not answered yet
-            while made < moves and time.time() < deadline:
+            while (tally.at_table[table] < target or waiting is not None) and time.time() < deadline:
                 if waiting is None and board.get("decision") and not board.get("result"):
                     d = board["decision"]
                     waiting = (d["at"], time.perf_counter())
@@ -96,11 +99,11 @@ async def person(port: int, table: str, seat: int, token: str, moves: int, deadl
                 if board.get("result") and waiting is None:
                     return
                 try:
-                    message = json.loads(await asyncio.wait_for(ws.recv(), timeout=max(0.1, deadline - time.time())))
+                    # wake now and then: the table's last choice may have been another person's
+                    text = await asyncio.wait_for(ws.recv(), timeout=max(0.05, min(1.0, deadline - time.time())))
                 except asyncio.TimeoutError:
-                    if waiting is not None:
-                        tally.errors.append(f"{table}/{seat}: no answer in time")
-                    return
+                    continue
+                message = json.loads(text)
                 if "board" in message and message["board"]["version"] >= board.get("version", -1):
                     board = message["board"]
                 if waiting is not None and message.get("reply") == waiting[0]:
@@ -108,11 +111,13 @@ async def person(port: int, table: str, seat: int, token: str, moves: int, deadl
                     if "error" in message:
                         tally.refused.append(f"{table}/{seat}: {message['error']}")
                     else:
-                        made += 1
                         tally.moves += 1
+                        tally.at_table[table] += 1
                     waiting = None
                 elif "error" in message:
                     tally.errors.append(f"{table}/{seat}: {message['error']}")
+            if waiting is not None:
+                tally.errors.append(f"{table}/{seat}: no answer in time")
     except Exception as exc:   # a dropped connection or a bad frame is an error of the run
         tally.errors.append(f"{table}/{seat}: {type(exc).__name__}: {exc}")
 
@@ -149,9 +154,11 @@ async def run(games: int, moves: int, seconds: float) -> int:
             tables.append(call(base, "/api/tables", {"ruleset": name, "players": players, "agents": agents, "seed": i}))
         people = [(t["table"], int(s["seat"][1:]), s["token"]) for t in tables for s in t["seats"] if "token" in s]
         tally = Tally()
+        tally.at_table = {t["table"]: 0 for t in tables}
+        seats = {t["table"]: sum("token" in s for s in t["seats"]) for t in tables}
         deadline = time.time() + seconds
         started = time.perf_counter()
-        await asyncio.gather(*(person(port, table, seat, token, moves, deadline, k, tally)
+        await asyncio.gather(*(person(port, table, seat, token, moves * seats[table], deadline, k, tally)
                                for k, (table, seat, token) in enumerate(people)))
         wall = time.perf_counter() - started
         finals = {t["table"]: call(base, f"/api/tables/{t['table']}/watch") for t in tables}
@@ -167,9 +174,11 @@ async def run(games: int, moves: int, seconds: float) -> int:
     lat = sorted(tally.latencies)
     p = (lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000) if lat else (lambda q: float("nan"))
     print(f"games: {games} ({', '.join(f'{n} x{-(-games // len(GAMES))}' for n, _, _ in GAMES)}), "
-          f"people on websockets: {len(people)}, moves per person at most: {moves}")
-    print(f"wall time: {wall:.1f} s")
-    print(f"people's choices taken: {tally.moves} ({tally.moves / wall:.0f}/s); "
+          f"people on websockets: {len(people)}, choices per game: {moves} per person")
+    # the machine's load tells how far the figures are the server's own (a shared machine slows it)
+    print(f"wall time: {wall:.1f} s (of at most {seconds:.0f}); load average at the end: "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"people's choices taken: {tally.moves} (asked for: {len(people) * moves}) ({tally.moves / wall:.0f}/s); "
           f"all choices stored, bots' included: {stored} ({stored / wall:.0f}/s over the run)")
     print(f"time from a choice to its answer: p50 {p(0.50):.1f} ms, p99 {p(0.99):.1f} ms, "
           f"max {p(1.0):.1f} ms, mean {statistics.mean(lat) * 1000 if lat else float('nan'):.1f} ms")
