@@ -383,3 +383,22 @@ def test_a_failing_bot_move_or_store_leaves_the_game_as_it_was(client, monkeypat
     monkeypatch.undo()
     r = client.post(url, json=spec, headers=bearer(token(t, 1)))
     assert r.status_code == 200 and stored_choices(client, t) == table.game.state.history != before
+
+
+def test_a_request_whose_bots_run_too_long_is_stopped_and_changes_nothing(client, monkeypatch):
+    """However long the rules let bots play, one request stops after MAX_REQUEST_SECONDS: refused, nothing kept."""
+    t = start(client, ruleset="cubirds", players=2, agents=["human", "first"], seed=9)
+    table = client.app.state.hub.get(t["table"])
+    monkeypatch.setattr(hub_module, "MAX_REQUEST_SECONDS", -1.0)
+    why = "the bots played for more than -1 seconds without a person choosing: the request was stopped and changed nothing"
+    r = client.post("/api/tables", json={"ruleset": "cubirds", "players": 2, "agents": ["first", "random"], "seed": 1})
+    assert r.status_code == 400 and r.json() == {"error": why}
+    assert [g["table"] for g in client.get("/api/tables").json()] == [t["table"]]
+    before, version = list(table.game.state.history), table.version
+    spec = {"index": 0, "at": board(client, t, 1)["decision"]["at"]}
+    r = client.post(f"/api/tables/{t['table']}/1/choose", json=spec, headers=bearer(token(t, 1)))
+    assert r.status_code == 400 and r.json() == {"error": why}
+    assert table.game.state.history == before and table.version == version and stored_choices(client, t) == before
+    monkeypatch.undo()
+    r = client.post(f"/api/tables/{t['table']}/1/choose", json=spec, headers=bearer(token(t, 1)))
+    assert r.status_code == 200 and table.game.state.history[:len(before) + 1] == before + [0]

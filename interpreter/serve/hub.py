@@ -14,6 +14,7 @@ import hmac
 import secrets
 import sqlite3
 import threading
+import time
 
 from ..agents import Request, make_agent
 from ..engine.game import Game
@@ -23,6 +24,7 @@ from .store import Store, digest
 
 MAX_TABLES = 200          # games kept in memory; finished ones make room (they stay stored)
 MAX_BOT_MOVES = 100_000   # bot moves run in one request before a person must choose (a runaway guard)
+MAX_REQUEST_SECONDS = 20.0   # and the time they may take: one request never holds a table (and a worker) longer
 TOKEN_BYTES = 18          # 144 bits from `secrets` per seat token
 
 
@@ -112,14 +114,6 @@ class Table:
                 self.game, self.ahead, self.version = before, ahead, version
                 raise
 
-    def start(self) -> None:
-        """Let the bots play up to the first person's decision, and store what they did."""
-        with self.lock:
-            stored = len(self.game.state.history)
-            self._advance()
-            if len(self.game.state.history) != stored:
-                self._save(stored)
-
     def _save(self, stored: int) -> None:
         try:
             self.store.save(self, stored)
@@ -129,9 +123,13 @@ class Table:
     def _advance(self) -> None:
         """Play the bots' moves and the choices given ahead until a person has to choose or the game ends."""
         game = self.game
+        deadline = time.monotonic() + MAX_REQUEST_SECONDS
         for _ in range(MAX_BOT_MOVES):
             if game.is_over:
                 return
+            if time.monotonic() > deadline:
+                raise GameError(f"the bots played for more than {MAX_REQUEST_SECONDS:g} seconds without a person "
+                                "choosing: the request was stopped and changed nothing", "runaway")
             p = game.current_player
             if p in self.bots:
                 game.apply(self.bots[p].choose(Request(game, p)))
