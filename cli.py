@@ -354,6 +354,9 @@ def serve(ruleset, port, host, db):
         app = create_app(ruleset, db=path)
     except sqlite3.Error as exc:
         raise click.ClickException(f"{path}: cannot keep games there: {exc}")
+    except OSError as exc:   # its folder cannot be made (a file in the way, no permission)
+        raise click.ClickException(f"{path}: cannot keep games there: {exc.strerror or exc}"
+                                   + (f" ({exc.filename})" if exc.filename else ""))
     click.echo(f"rulebook: games are kept in {path}")
     for _, problem in app.state.problems:
         click.echo(f"rulebook: {problem}", err=True)

@@ -173,15 +173,27 @@ def test_a_replay_that_reaches_another_position_is_reported(tmp_path):
                                           "plays its ruleset differently)")]
 
 
-def test_a_database_in_a_newer_format_is_refused_clearly(tmp_path):
-    path = tmp_path / "games.sqlite3"
+def _newer(path):
     db = sqlite3.connect(path)
     db.execute("PRAGMA user_version=99")
     db.close()
+
+
+@pytest.mark.parametrize("prepare,name,error", [
+    (_newer, "games.sqlite3", "{path}: cannot keep games there: {path} holds games in a newer format (99) than this "
+                              "rulebook reads (1)"),
+    (lambda path: path.write_text("not a database " * 100), "games.sqlite3",
+     "{path}: cannot keep games there: file is not a database"),
+    (lambda path: path.parent.parent.joinpath("file").write_text("x"), "file/games.sqlite3",
+     "{path}: cannot keep games there: File exists ({folder})"),
+])
+def test_a_database_that_cannot_be_used_is_refused_clearly(tmp_path, prepare, name, error):
+    path = tmp_path / name
+    prepare(path)
     r = subprocess.run([sys.executable, str(ROOT / "cli.py"), "serve", "--db", str(path), "--port", "1"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 1 and "Traceback" not in r.stderr
-    assert f"{path}: cannot keep games there: {path} holds games in a newer format (99)" in r.stderr
+    assert r.stderr == "Error: " + error.format(path=path, folder=path.parent) + "\n"
 
 
 # a real server killed with SIGKILL -------------------------------------------------------------
