@@ -316,7 +316,7 @@ def test_a_seat_cannot_choose_for_another(client):
     assert client.app.state.hub.get(t["table"]).ahead.get(1) is None
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.one_of(st.text(max_size=80), st.binary(max_size=40),
                  st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
                               lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
