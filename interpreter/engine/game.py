@@ -86,6 +86,7 @@ class Game:
         g.pvars = {k: [_fresh(v) for _ in range(players)] for k, v in rs.player_vars.items()}
         g.cvars = {k: [_fresh(spec.value) for _ in rs.card_values] for k, spec in rs.card_vars.items()}
         g.current = PLAYERS[0]
+        rs.prepare()
         game = cls(rs, g, record)
         game.push(rs.game_block, {"me": PLAYERS[0]})
         game._run()
@@ -230,6 +231,7 @@ class Game:
         try:
             if data.get("fingerprint") != ruleset.fingerprint:
                 raise GameError("this saved game was made with a different ruleset", "saved-game")
+            ruleset.prepare()
             state = State.from_json(data["state"], ruleset.blocks.__getitem__, ruleset.card_values)
             state.layout = ruleset.layout(state.n, state.params)
             state.zbase = state.layout.base
@@ -313,16 +315,16 @@ class Game:
             while stack:
                 frame = stack[-1]
                 block = frame[0]
-                pc = frame[1]
                 end = len(block)
+                pc = frame[1]
                 while pc < end:
                     node = block[pc]
-                    pc += 1
-                    frame[1] = pc
+                    frame[1] = pc + 1
                     if node.run(self, g, frame):
                         return
                     if not stack or stack[-1] is not frame:
                         break
+                    pc = frame[1]   # a fused segment moves on past the effects it ran
                 else:
                     owner = frame[3]
                     if owner < 0:
@@ -331,12 +333,14 @@ class Game:
                         node = nodes[owner]
                         node.block_end(self, g, frame)
         except GameError as exc:
+            node = node.origin(exc) if node is not None else None
             if node is not None and node.loc is not None and not getattr(exc, "located", False):
                 located = GameError(f"{node.loc}: {exc}", exc.code)
                 located.located = True
                 raise located from None
             raise
         except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError) as exc:
+            node = node.origin(exc) if node is not None else None
             where = node.loc if node is not None and node.loc is not None else "?"
             located = GameError(f"{where}: ruleset error in '{getattr(node, 'text', '')}': {exc}", "runtime")
             located.located = True

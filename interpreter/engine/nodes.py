@@ -44,6 +44,10 @@ class Node:
         """Whether taking this option writes a log line now."""
         return True
 
+    def origin(self, exc):
+        """The node an error raised while this one ran belongs to (a fused segment knows which effect)."""
+        return self
+
 
 # cards ----------------------------------------------------------------------
 
@@ -56,50 +60,69 @@ class Move(Node):
 
     def run(self, vm, g, frame):
         env = frame[2]
-        zones = g.zones
         s = self.src(g, env, None)
-        src = zones[s]
         d = self.dst(g, env, None)
-        dst = zones[d]
-        short = False
         if self.cards is not None:
-            cards = self.cards(g, env, None)
-            cards = [cards] if type(cards) is Card else list(cards)
-            for c in cards:
-                try:
-                    src.remove(c)
-                except ValueError:
-                    raise GameError(f"a card to move is not in the source zone ({self.text})", "card-not-in-zone")
-        else:
-            k = len(src) if self.count is None else self.count(g, env, None)
-            if len(src) < k:
-                refill = self.refill.get(s)
-                if refill is not None:
-                    vm.refill(s, refill)
-                    src = zones[s]
-                if len(src) < k:
-                    short = True
-                    k = len(src)
-            if k <= 0:
-                cards = []
-            elif self.take is None or is_front(self.take(g, env, None)):
-                cards = src[:k]
-                del src[:k]
-            else:
-                cards = src[-k:]
-                del src[-k:]
-        if cards:
-            if self.at is None or not is_front(self.at(g, env, None)):
-                dst.extend(cards)
-            else:
-                dst[0:0] = cards
-            if (g.known or vm.rs.card_resets) and src is not dst:
-                moved(vm, g, cards)
-            if vm.record:
-                # for narration: who moved which cards from where to where (see present/narrate.py)
-                g.events.append(("move", len(g.log), env.get("me", -1), s, d, tuple(cards)))
-        if short and self.if_empty is not None:
+            move_cards(vm, g, s, d, self.cards(g, env, None), self.at, env, self.text)
+            return
+        k = None if self.count is None else self.count(g, env, None)
+        if move_top(vm, g, s, d, k, self.take, self.at, env, self.refill) and self.if_empty is not None:
             vm.push(self.if_empty, env)
+
+
+def move_cards(vm, g, s, d, cards, at, env, text) -> None:
+    """Move given cards from slot s to slot d (at the end `at` names, a compiled word: None for the back)."""
+    zones = g.zones
+    src = zones[s]
+    cards = [cards] if type(cards) is Card else list(cards)
+    for c in cards:
+        try:
+            src.remove(c)
+        except ValueError:
+            raise GameError(f"a card to move is not in the source zone ({text})", "card-not-in-zone")
+    if cards:
+        _place(vm, g, s, d, cards, at, env)
+
+
+def move_top(vm, g, s, d, k, take, at, env, refill) -> bool:
+    """Move k cards (None: all) from an end of slot s (`take`, a compiled word: None for the front) to slot
+    d; refill the source first when it runs short. True when there were fewer than k."""
+    zones = g.zones
+    src = zones[s]
+    if k is None:
+        k = len(src)
+    short = False
+    if len(src) < k:
+        more = refill.get(s)
+        if more is not None:
+            vm.refill(s, more)
+            src = zones[s]
+        if len(src) < k:
+            short = True
+            k = len(src)
+    if k <= 0:
+        return short
+    if take is None or is_front(take(g, env, None)):
+        cards = src[:k]
+        del src[:k]
+    else:
+        cards = src[-k:]
+        del src[-k:]
+    _place(vm, g, s, d, cards, at, env)
+    return short
+
+
+def _place(vm, g, s, d, cards, at, env) -> None:
+    dst = g.zones[d]
+    if at is None or not is_front(at(g, env, None)):
+        dst.extend(cards)
+    else:
+        dst[0:0] = cards
+    if (g.known or vm.rs.card_resets) and s != d:
+        moved(vm, g, cards)
+    if vm.record:
+        # for narration: who moved which cards from where to where (see present/narrate.py)
+        g.events.append(("move", len(g.log), env.get("me", -1), s, d, tuple(cards)))
 
 
 class Deal(Node):
@@ -115,33 +138,39 @@ class Deal(Node):
         k = self.count(g, env, None)
         who = g.players if self.players is None else as_players(g, self.players(g, env, None), "deal's players")
         base = g.zbase[self.zid] + (0 if self.member is None else self.member(g, env, None) * g.n)
-        zones = g.zones
-        dealt = []
-        short = False
-        before = [len(zones[base + p]) for p in who] if vm.record else None
-        for _ in range(k):
-            for p in who:
-                src = zones[s]
-                if not src:
-                    refill = self.refill.get(s)
-                    if refill is not None:
-                        vm.refill(s, refill)
-                        src = zones[s]
-                    if not src:
-                        short = True
-                        break
-                card = src.pop(0)
-                zones[base + p].append(card)
-                dealt.append(card)
-            if short:
-                break
-        if dealt and (g.known or vm.rs.card_resets):
-            moved(vm, g, dealt)
-        if dealt and vm.record:
-            g.events.append(("deal", len(g.log), s, tuple((base + p, tuple(zones[base + p][b:]))
-                                                         for p, b in zip(who, before))))
-        if short and self.if_empty is not None:
+        if deal(vm, g, s, base, k, who, self.refill) and self.if_empty is not None:
             vm.push(self.if_empty, env)
+
+
+def deal(vm, g, s, base, k, who, refill) -> bool:
+    """Deal k cards from slot s to slot base + p of each player p in `who`, one at a time; True when the
+    source ran out."""
+    zones = g.zones
+    dealt = []
+    short = False
+    before = [len(zones[base + p]) for p in who] if vm.record else None
+    for _ in range(k):
+        for p in who:
+            src = zones[s]
+            if not src:
+                more = refill.get(s)
+                if more is not None:
+                    vm.refill(s, more)
+                    src = zones[s]
+                if not src:
+                    short = True
+                    break
+            card = src.pop(0)
+            zones[base + p].append(card)
+            dealt.append(card)
+        if short:
+            break
+    if dealt and (g.known or vm.rs.card_resets):
+        moved(vm, g, dealt)
+    if dealt and vm.record:
+        g.events.append(("deal", len(g.log), s, tuple((base + p, tuple(zones[base + p][b:]))
+                                                     for p, b in zip(who, before))))
+    return short
 
 
 class Shuffle(Node):
@@ -151,12 +180,16 @@ class Shuffle(Node):
         self.zone = zone
 
     def run(self, vm, g, frame):
-        zone = g.zones[self.zone(g, frame[2], None)]
-        g.rng.shuffle(zone)
-        if g.known:
-            # where each card lies is no longer known to anyone who was shown it
-            for c in zone:
-                g.known.pop(c, None)
+        shuffle(g, self.zone(g, frame[2], None))
+
+
+def shuffle(g, slot) -> None:
+    zone = g.zones[slot]
+    g.rng.shuffle(zone)
+    if g.known:
+        # where each card lies is no longer known to anyone who was shown it
+        for c in zone:
+            g.known.pop(c, None)
 
 
 def moved(vm, g, cards) -> None:
@@ -231,25 +264,38 @@ class Set(Node):
         for kind, name, who, value in self.targets:
             v = value(g, env, None)
             if kind == "var":
-                old = g.vars[name]
-                g.vars[name] = grown(old, v) if add else v
-                if vm.record and old != g.vars[name]:
-                    g.events.append(("set", len(g.log), name, -1, old, g.vars[name]))
+                set_var(vm, g, name, v, add)
             elif kind == "pvar":
-                table = g.pvars[name]
-                p = as_player(g, who(g, env, None))
-                old = table[p]
-                table[p] = grown(old, v) if add else v
-                if vm.record and old != table[p]:
-                    g.events.append(("set", len(g.log), name, p, old, table[p]))
+                set_player_var(vm, g, name, who(g, env, None), v, add)
             else:
-                table = g.cvars[name]
-                cards = who(g, env, None)
-                for c in [cards] if type(cards) is Card else cards:
-                    if type(c) is not Card:
-                        raise GameError(f"'{name}' is a card variable, but {vm.format(c)} is not a card",
-                                        "not-a-card")
-                    table[c] = grown(table[c], v) if add else v
+                set_card_var(vm, g, name, who(g, env, None), v, add)
+
+
+def set_var(vm, g, name, v, add) -> None:
+    """Assign (or add to) a game variable."""
+    old = g.vars[name]
+    new = g.vars[name] = grown(old, v) if add else v
+    if vm.record and old != new:
+        g.events.append(("set", len(g.log), name, -1, old, new))
+
+
+def set_player_var(vm, g, name, who, v, add) -> None:
+    """Assign (or add to) a player's variable."""
+    table = g.pvars[name]
+    p = as_player(g, who)
+    old = table[p]
+    new = table[p] = grown(old, v) if add else v
+    if vm.record and old != new:
+        g.events.append(("set", len(g.log), name, p, old, new))
+
+
+def set_card_var(vm, g, name, cards, v, add) -> None:
+    """Assign (or add to) a card variable of one card or of each card of a list."""
+    table = g.cvars[name]
+    for c in [cards] if type(cards) is Card else cards:
+        if type(c) is not Card:
+            raise GameError(f"'{name}' is a card variable, but {vm.format(c)} is not a card", "not-a-card")
+        table[c] = grown(table[c], v) if add else v
 
 
 def grown(old, v):
