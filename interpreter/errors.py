@@ -35,8 +35,9 @@ class Diagnostic:
         out = [f"{where}{self.severity}[{self.code}]: {self.message}"]
         loc = self.location
         if loc is not None and loc.source_line:
-            out.append("    " + loc.source_line.rstrip("\n"))
-            out.append("    " + " " * max(loc.col - 1, 0) + "^")
+            line, col = clip_line(loc.source_line.rstrip("\n"), loc.col)
+            out.append("    " + line)
+            out.append("    " + " " * max(col - 1, 0) + "^")
         if self.hint:
             out.append(f"    hint: {self.hint}")
         return "\n".join(out)
@@ -52,6 +53,21 @@ class Diagnostic:
             "message": self.message,
             "hint": self.hint,
         }
+
+
+MAX_SHOWN = 120   # a source line longer than this is shown as a window around the column
+
+
+def clip_line(line: str, col: int) -> tuple[str, int]:
+    """A long source line cut to about MAX_SHOWN characters around `col` (1-based), '...' where cut;
+    returns the text and the column of the caret in it."""
+    if len(line) <= MAX_SHOWN:
+        return line, col
+    width = MAX_SHOWN - 6
+    start = min(max(col - 1 - width // 2, 0), len(line) - width)
+    head = "..." if start > 0 else ""
+    tail = "..." if start + width < len(line) else ""
+    return head + line[start:start + width] + tail, col - start + len(head)
 
 
 class RulebookError(Exception):

@@ -14,7 +14,35 @@ from .errors import Diagnostic, Location, RulesetError
 MAX_FILE_BYTES = 1_000_000
 MAX_DEPTH = 64
 MAX_NODES = 50_000
+MAX_INT = 10 ** 18          # the largest number a game may hold (see engine/budget.py)
 PLAIN_TAGS = {"tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"}
+SCALAR_TAGS = {"tag:yaml.org,2002:" + t for t in ("null", "bool", "int", "float", "str", "timestamp")}
+INT_TAG, TIMESTAMP_TAG = "tag:yaml.org,2002:int", "tag:yaml.org,2002:timestamp"
+
+
+class _TooDeep(Exception):
+    """Raised by the guarded loader where the nesting passes MAX_DEPTH (at the mark of that value)."""
+
+    def __init__(self, mark):
+        self.mark = mark
+
+
+class _GuardedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing to compose deeper than MAX_DEPTH: its composer recurses once per
+    level, so a file nested a few hundred levels deep would exhaust Python's stack before any check."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self.depth = 0
+
+    def compose_node(self, parent, index):
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH + 1:   # the document itself is level 0
+                raise _TooDeep(self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
 
 
 class Origin:
@@ -116,13 +144,22 @@ class _Builder:
         self.marks[path] = Mark(node.start_mark.line, node.start_mark.column, style, self.origin,
                                 node.value if style in ("|", ">") else None)
         if isinstance(node, ScalarNode):
-            if node.tag.startswith("tag:yaml.org,2002:python/") or not node.tag.startswith("tag:yaml.org,2002:"):
+            if node.tag not in SCALAR_TAGS:
                 raise _error(self.file, self.text, node.start_mark, "yaml",
                              f"the tag '{node.tag}' is not allowed: a ruleset holds plain maps, lists and values")
+            if node.tag == TIMESTAMP_TAG:
+                return node.value    # a date is text to a ruleset: keep it as written
             try:
-                return self.constructor.construct_object(node, deep=True)
+                value = self.constructor.construct_object(node, deep=True)
             except yaml.YAMLError as exc:
                 raise _error(self.file, self.text, node.start_mark, "yaml", str(exc).splitlines()[0])
+            except ValueError:   # Python's limit on the digits of an integer
+                value = None
+            if node.tag == INT_TAG and (value is None or abs(value) > MAX_INT):
+                raise _error(self.file, self.text, node.start_mark, "number-too-large",
+                             f"the number {_clip(node.value, 30)} is too large: numbers in a ruleset are at most "
+                             f"10^18 (a game refuses larger ones too)")
+            return value
         if not isinstance(node, ScalarNode) and node.tag not in PLAIN_TAGS:
             raise _error(self.file, self.text, node.start_mark, "yaml",
                          f"the tag '{node.tag}' is not allowed: a ruleset holds plain maps, lists and values")
@@ -161,6 +198,10 @@ FLOW_STOPS = {
 }
 
 
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
 def flow_hint(problem: str) -> str | None:
     """A hint naming the cause of YAML's "expected ',' or '}', but got X" inside a short map or list."""
     if problem.startswith("expected ',' or ") and problem[-2:-1] in FLOW_STOPS and problem.endswith("'"):
@@ -185,12 +226,19 @@ def parse_text(text: str, file: str = "<string>") -> Source:
     if len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
         raise RulesetError([Diagnostic("too-large", f"the file is larger than {MAX_FILE_BYTES} bytes",
                                        Location(file, 0, 0))])
+    loader = _GuardedLoader(text)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = loader.get_single_node()
+    except _TooDeep as exc:
+        raise _error(file, text, exc.mark, "too-deep", f"the document nests deeper than {MAX_DEPTH} levels")
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         message = exc.problem or exc.context or "invalid YAML"
         hint = None
+        if message == "but found another document":
+            raise _error(file, text, mark, "yaml", "a second YAML document starts here",
+                         "a ruleset is one YAML document, and '---' starts another: remove the '---' line "
+                         "(and what follows it, or move that into a file of its own)")
         if exc.context and exc.context_mark is not None and exc.problem_mark is not None \
                 and exc.context_mark.line != exc.problem_mark.line:
             # the real mistake is often where the context began: an unclosed { or [
@@ -200,6 +248,8 @@ def parse_text(text: str, file: str = "<string>") -> Source:
         raise _error(file, text, mark, "yaml", f"YAML syntax: {message}", hint)
     except yaml.YAMLError as exc:
         raise RulesetError([Diagnostic("yaml", f"YAML: {exc}", Location(file, 1, 1))])
+    finally:
+        loader.dispose()
     if node is None:
         return Source(file, text, None)
     builder = _Builder(file, text)

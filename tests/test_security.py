@@ -60,6 +60,73 @@ def test_deep_nesting_is_refused():
     assert info.value.diagnostics[0].code == "too-deep"
 
 
+@pytest.mark.parametrize("text,where", [
+    ("x: " + "[" * 500 + "]" * 500, (1, 68)),                      # flow lists, deeper than Python's stack
+    ("x: " + "{a: " * 500 + "1" + "}" * 500, (1, 257)),             # flow maps: at the key of the 64th
+    ("".join("  " * i + "k:\n" for i in range(400)) + "  " * 400 + "v\n", (65, 129)),  # block maps
+    ("x:\n" + "".join("  " * i + "-\n" for i in range(1, 400)), (66, 131)),          # block lists
+])
+def test_nesting_deeper_than_python_recurses_is_refused_before_composing(text, where):
+    with pytest.raises(RulesetError) as info:
+        parse_text(text, "deep.yaml")
+    d = info.value.diagnostics[0]
+    assert (d.code, d.message) == ("too-deep", "the document nests deeper than 64 levels")
+    assert (d.location.line, d.location.col) == where
+
+
+@pytest.mark.parametrize("literal", ["9" * 5000, "-" + "9" * 4301, "1000000000000000001", "0b" + "1" * 5000,
+                                     "0x" + "f" * 4000, "1" + ":59" * 20])
+def test_huge_integer_literals_are_refused_where_they_are(literal):
+    with pytest.raises(RulesetError) as info:
+        parse_text("name: x\nparameters:\n  n: " + literal + "\n", "big.yaml")
+    d = info.value.diagnostics[0]
+    assert d.code == "number-too-large" and (d.location.line, d.location.col) == (3, 6)
+    assert d.message.startswith(f"the number {literal[:27]}") and "at most 10^18" in d.message
+
+
+def test_the_largest_number_allowed_is_read():
+    assert parse_text("n: 1000000000000000000\nm: -1000000000000000000").data == {"n": 10 ** 18, "m": -10 ** 18}
+
+
+def test_dates_and_times_stay_as_written():
+    src = parse_text("a: 2001-12-14\nb: 2001-12-14 21:59:43.10 -5\nc: [2002-01-01]\n")
+    assert src.data == {"a": "2001-12-14", "b": "2001-12-14 21:59:43.10 -5", "c": ["2002-01-01"]}
+
+
+def test_a_date_where_a_number_belongs_is_shown_as_written():
+    with pytest.raises(RulesetError) as info:
+        load_text("name: x\nplayers: {min: 2, max: 2001-12-14}\n", "date.yaml")
+    assert "date.yaml:2:24: error[schema]: '2001-12-14' is not of type 'integer'" in str(info.value)
+    assert "datetime" not in str(info.value)
+
+
+@pytest.mark.parametrize("text", ["x: !!binary aGVsbG8=", "x: !!set {a, b}", "x: !!omap [a: 1]", "x: !custom 1"])
+def test_tags_beyond_plain_values_are_refused(text):
+    with pytest.raises(RulesetError) as info:
+        parse_text(text, "tags.yaml")
+    d = info.value.diagnostics[0]
+    assert d.code == "yaml" and d.message.startswith("the tag '") and d.location.line == 1
+
+
+def test_a_second_document_is_named_as_such():
+    with pytest.raises(RulesetError) as info:
+        parse_text("name: x\n---\nname: y\n", "two.yaml")
+    d = info.value.diagnostics[0]
+    assert (d.code, d.message, d.location.line, d.location.col) == ("yaml", "a second YAML document starts here", 2, 1)
+    assert "'---' starts another" in d.hint and "bracket" not in d.hint
+
+
+def test_a_very_long_source_line_is_shown_around_the_column():
+    line = "x: '" + "a" * 200_000 + "' " + "]" + " " * 10
+    with pytest.raises(RulesetError) as info:
+        parse_text(line, "long.yaml")
+    rendered = info.value.render().splitlines()
+    shown, caret = rendered[1], rendered[2]
+    assert len(shown) <= 4 + 120 and shown.startswith("    ...") and len(caret) <= 4 + 120
+    col = info.value.diagnostics[0].location.col
+    assert shown[caret.index("^")] == line[col - 1] == "]"
+
+
 @pytest.mark.parametrize("text", [
     "__import__('os').system('echo hacked')",
     "deck.__class__",

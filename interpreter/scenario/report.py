@@ -4,6 +4,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
+from ..errors import clip_line
+
 
 class Failure(str):
     """One failure line, which also knows its step and where in the scenario file it was written.
@@ -44,7 +46,8 @@ def format_results(results) -> str:
             lines.append(f"    {f}")
             loc = getattr(f, "location", None)
             if getattr(f, "located", False) and loc is not None and loc.source_line:
-                lines += ["        " + loc.source_line.rstrip(), "        " + " " * max(loc.col - 1, 0) + "^"]
+                line, col = clip_line(loc.source_line.rstrip(), loc.col)
+                lines += ["        " + line, "        " + " " * max(col - 1, 0) + "^"]
     return "\n".join(lines + [summary(results)])
 
 
