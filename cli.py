@@ -10,31 +10,22 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import click
-import yaml
 
-from interpreter import Game, RulebookError, RulesetError, load, load_source
-from interpreter.agents import AGENTS
+from interpreter import RulebookError, RulesetError
 from interpreter.bundled import bundled, resolve, schema_path
-from interpreter.errors import Diagnostic, did_you_mean
-from interpreter.parameters import override_problem
-from interpreter.simulate import play_one, seat_agents
-from interpreter.analysis.compare import compare
-from interpreter.analysis.plots import comparison_plots, pyplot, simulation_plots
-from interpreter.analysis.progress import ProgressBar
-from interpreter.analysis.records import RecordWriter, columns, record_format
-from interpreter.analysis.report import comparison_text, simulation_text
-from interpreter.analysis.runner import BACKENDS, Runner
-from interpreter.analysis.simulation import Table, counter_names, run_simulation, score_parts
-from interpreter.transcript import format_transcript
-from interpreter.extends import load_merged
-from interpreter.authoring import variant_template
-from interpreter.explain import explain_markdown
-from interpreter.probe import probe, probe_games
-from interpreter.scenario import format_results, junit_xml, results_json, run_scenarios
+from interpreter.errors import did_you_mean
+
+# The compiler, the engine and the rest are imported by the commands that use them: `list` and
+# `validate` answer from the cache (interpreter/cache.py) without them, and start in a fraction of
+# the time.
+
+# interpreter.analysis.runner.BACKENDS (a test keeps them equal); importing it would load the engine
+BACKENDS = ("local", "ray")
 
 
 def _params(values) -> dict:
     """`--param name=value` options -> a dict; values are read as YAML scalars (7, true, deck)."""
+    import yaml
     out = {}
     for item in values:
         if "=" not in item:
@@ -49,6 +40,7 @@ def _params(values) -> dict:
 
 def _overrides(rules, values) -> dict:
     """`--param` options checked against the ruleset as a variant's parameters are: a usage error if wrong."""
+    from interpreter.parameters import override_problem
     out = _params(values)
     for name, value in out.items():
         problem = override_problem(name, value, rules.params, rules.param_choices)
@@ -60,6 +52,7 @@ def _overrides(rules, values) -> dict:
 
 def _agents(text: str | None) -> list[str]:
     """`--agents a,b` -> names, each one an agent that exists."""
+    from interpreter.agents import AGENTS
     names = [a.strip() for a in text.split(",") if a.strip()] if text else []
     for name in names:
         if name not in AGENTS:
@@ -92,7 +85,8 @@ def _run_options(command):
     return command
 
 
-def _runner(jobs, backend, address) -> Runner:
+def _runner(jobs, backend, address):
+    from interpreter.analysis.runner import Runner
     if address and backend != "ray":
         raise click.BadParameter("only with --backend ray", param_hint="'--ray-address'")
     if backend == "ray":
@@ -109,6 +103,7 @@ def _progress(total: int, label: str, show: bool):
     if not (show and sys.stderr.isatty()):
         yield None
         return
+    from interpreter.analysis.progress import ProgressBar
     bar = ProgressBar(total, label, sys.stderr)
     try:
         yield bar.update
@@ -117,6 +112,7 @@ def _progress(total: int, label: str, show: bool):
 
 
 def _check_out(ctx, param, value):
+    from interpreter.analysis.records import record_format
     if value is not None and record_format(value) is None:
         raise click.BadParameter(f"'{value}' should end in .jsonl or .csv")
     return value
@@ -150,16 +146,7 @@ def cli():
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
 def list_cmd(as_json):
     """List the bundled rulesets with their player range and a one-line description."""
-    rows = []
-    for name, path in bundled().items():
-        try:
-            rules = load(str(path))
-            base = Path(rules.chain[-2]).stem if len(rules.chain) > 1 else None
-            rows.append({"name": name, "title": rules.title, "players": [rules.min_players, rules.max_players],
-                         "text": _first_sentence(rules.text), "extends": base, "path": str(path)})
-        except RulebookError as exc:
-            rows.append({"name": name, "title": "(invalid)", "players": None, "text": str(exc).splitlines()[0],
-                         "path": str(path)})
+    rows = [_list_row(name, path) for name, path in bundled().items()]
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
@@ -169,6 +156,25 @@ def list_cmd(as_json):
         players = f"{r['players'][0]}-{r['players'][1]}" if r["players"] else "?"
         variant = f" (variant of {r['extends']})" if r.get("extends") else ""
         click.echo(f"{r['name']:<{width}}  {players:<7}  {r['text']}{variant}")
+
+
+def _list_row(name, path) -> dict:
+    """One row of `list`: from the cache while the ruleset's files and the interpreter are unchanged."""
+    from interpreter import cache
+    found = cache.lookup("list", str(path))
+    if found is not None:
+        return found
+    from interpreter import load
+    try:
+        rules = load(str(path))
+        base = Path(rules.chain[-2]).stem if len(rules.chain) > 1 else None
+        row = {"name": name, "title": rules.title, "players": [rules.min_players, rules.max_players],
+               "text": _first_sentence(rules.text), "extends": base, "path": str(path)}
+        cache.store("list", str(path), rules.chain, row)
+        return row
+    except RulebookError as exc:
+        return {"name": name, "title": "(invalid)", "players": None, "text": str(exc).splitlines()[0],
+                "path": str(path)}
 
 
 def _first_sentence(text: str, limit: int = 90) -> str:
@@ -206,16 +212,7 @@ def validate(files, fmt, strict, games, jobs, backend, ray_address):
     runner = _runner(jobs, backend, ray_address) if games else None
     report, failed = [], False
     for f in files:
-        diags: list[Diagnostic] = []
-        try:
-            source = load_merged(resolve(f))
-            rules = load_source(source)
-            diags = list(rules.warnings)
-            if games:
-                with _progress(probe_games(rules, games), f"playing {f}", fmt == "text") as update:
-                    diags += probe(rules, source, games, runner=runner, progress=update)
-        except RulesetError as exc:
-            diags = exc.diagnostics
+        diags = _diagnostics(f, games, runner, fmt == "text")
         errors = sum(d.severity == "error" for d in diags)
         warnings = len(diags) - errors
         bad = errors > 0 or (strict and warnings > 0)
@@ -233,6 +230,34 @@ def validate(files, fmt, strict, games, jobs, backend, ray_address):
     if fmt == "json":
         click.echo(json.dumps(report, indent=2))
     sys.exit(1 if failed else 0)
+
+
+def _diagnostics(f: str, games: int, runner, show_progress: bool) -> list:
+    """What `validate` finds in one file: from the cache while the files and the interpreter are unchanged
+    (not with --simulate, which plays games)."""
+    from interpreter import cache
+    if not games:
+        found = cache.lookup("validate", f)
+        if found is not None:
+            return [cache.diagnostic_of(d) for d in found]
+    from interpreter import load_source
+    from interpreter.extends import load_merged
+    from interpreter.probe import probe, probe_games
+    try:
+        source = load_merged(resolve(f))
+    except RulesetError as exc:
+        return exc.diagnostics
+    chain = getattr(source, "chain", [source.file])
+    try:
+        rules = load_source(source)
+        diags = list(rules.warnings)
+        if games:
+            with _progress(probe_games(rules, games), f"playing {f}", show_progress) as update:
+                return diags + probe(rules, source, games, runner=runner, progress=update)
+    except RulesetError as exc:
+        diags = exc.diagnostics
+    cache.store("validate", f, chain, [cache.diagnostic_data(d) for d in diags])
+    return diags
 
 
 @cli.command()
@@ -264,6 +289,7 @@ def play(ruleset, players, agents, seed, params, names, plain, resume, quiet):
       rulebook play my-game.yaml --agents random --seed 1
       rulebook play --resume rulebook-save.json
     """
+    from interpreter import Game, load
     from interpreter.present.screen import Screen
     from interpreter.present.terminal import Session, read_saved, seat_agents as play_seats
     saved = read_saved(resume) if resume else None
@@ -323,29 +349,47 @@ def _names(text: str | None, n: int) -> list[str]:
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="The port to listen on.")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on (0.0.0.0: other machines on your network too).")
-def serve(ruleset, port, host):
+@click.option("--db", "db", type=click.Path(dir_okay=False),
+              help="The SQLite file that keeps the games (default: rulebook/games.sqlite3 in $XDG_DATA_HOME, "
+                   "else in ~/.local/share).")
+def serve(ruleset, port, host, db):
     """Play in the browser: a local web app to start a game, take seats (bots in the others) and play.
 
     Open the printed address, choose the game and who sits where, and give each person the link of
-    their seat; each browser is sent only what its seat may see. RULESET (a bundled name or a file)
-    comes first in the list of games. Needs the web extra: pip install 'rulebook[web]'.
+    their seat: whoever holds a seat's link plays that seat, and each browser is sent only what its
+    seat may see. Games are stored as they are played and continue after a restart. RULESET (a
+    bundled name or a file) comes first in the list of games. Needs the web extra: pip install
+    'rulebook[web]'. See docs/serve.md.
 
     \b
     Examples:
       rulebook serve
       rulebook serve NAME --port 8080
-      rulebook serve my-game.yaml
+      rulebook serve my-game.yaml --db games.sqlite3
     """
     try:
         import uvicorn
         from interpreter.serve.app import create_app
+        from interpreter.serve.store import default_path
     except ImportError as exc:
         raise click.ClickException(f"serve needs the web extra ({exc.name} is missing): "
                                    "pip install 'rulebook[web]'")
-    app = create_app(ruleset)
+    import sqlite3
+    path = db or default_path()
+    try:
+        app = create_app(ruleset, db=path)
+    except sqlite3.Error as exc:
+        raise click.ClickException(f"{path}: cannot keep games there: {exc}")
+    except OSError as exc:   # its folder cannot be made (a file in the way, no permission)
+        raise click.ClickException(f"{path}: cannot keep games there: {exc.strerror or exc}"
+                                   + (f" ({exc.filename})" if exc.filename else ""))
+    click.echo(f"rulebook: games are kept in {path}")
+    for _, problem in app.state.problems:
+        click.echo(f"rulebook: {problem}", err=True)
     click.echo(f"rulebook: open http://{host if host != '0.0.0.0' else 'localhost'}:{port}/ in a browser "
                "(Ctrl-C stops the server)")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    # a page sends choices of a few dozen bytes: a larger frame closes its socket
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
 
 
 @cli.command("simulate")
@@ -374,6 +418,11 @@ def simulate_cmd(ruleset, games, players, agents, seed, params, as_json, out, pl
       rulebook simulate my-game.yaml --games 500 --agents random,first --json
       rulebook simulate NAME --games 5000 --jobs 2 --out games.csv --plots charts/
     """
+    from interpreter import load
+    from interpreter.analysis.plots import pyplot, simulation_plots
+    from interpreter.analysis.records import columns
+    from interpreter.analysis.report import simulation_text
+    from interpreter.analysis.simulation import counter_names, run_simulation, score_parts
     rules = load(ruleset)
     n = _players(rules, players)
     names = _bots(_agents(agents) or [rules.default_agent or "random"], "simulate")
@@ -409,6 +458,7 @@ def _records(out: str | None, names: list[str]):
     if not out:
         yield None
         return
+    from interpreter.analysis.records import RecordWriter
     writer = RecordWriter(out, names)
     try:
         yield writer
@@ -456,6 +506,13 @@ def compare_cmd(ruleset_a, ruleset_b, games, players, agents, seed, params, para
       rulebook compare NAME NAME --param-b hand_size=7 --jobs 2
       rulebook compare NAME my-variant.yaml --json --out games.csv --plots charts/
     """
+    from interpreter import load
+    from interpreter.analysis.compare import compare
+    from interpreter.analysis.plots import comparison_plots, pyplot
+    from interpreter.analysis.records import columns
+    from interpreter.analysis.report import comparison_text
+    from interpreter.analysis.simulation import Table, counter_names, score_parts
+    from interpreter.simulate import seat_agents
     rules_a, rules_b = load(ruleset_a), load(ruleset_b)
     if players is None:
         players = max(rules_a.min_players, rules_b.min_players)
@@ -505,6 +562,7 @@ def test_cmd(scenarios, as_json, junit):
       rulebook test tests/scenarios/ --json
       rulebook test tests/scenarios/ --junit scenarios.xml
     """
+    from interpreter.scenario import format_results, junit_xml, results_json, run_scenarios
     results, code = run_scenarios(list(scenarios))
     click.echo(json.dumps(results_json(results), indent=2, ensure_ascii=False) if as_json else format_results(results))
     if junit:
@@ -531,6 +589,8 @@ def new_variant(base, file, force):
     Example:
       rulebook new variant NAME my-variant.yaml
     """
+    from interpreter import load
+    from interpreter.authoring import variant_template
     rules = load(base)
     target = Path(file)
     if target.exists() and not force:
@@ -584,8 +644,11 @@ def schema(show_path):
 @cli.command()
 @click.argument("ruleset")
 @click.option("--resolved", is_flag=True, help="Print the ruleset with the bases it extends merged in, as YAML.")
-def explain(ruleset, resolved):
-    """Write a ruleset's rules as a Markdown document (or, with --resolved, its merged YAML).
+@click.option("--python", "as_python", is_flag=True,
+              help="Print the Python code generated for the ruleset (for contributors; see docs/compile.md).")
+def explain(ruleset, resolved, as_python):
+    """Write a ruleset's rules as a Markdown document (or, with --resolved, its merged YAML; with
+    --python, the Python code the interpreter generates for it).
 
     The document is generated from the ruleset: components, zones, parameters, setup by player
     count, the flow of a round and a turn, each action, the end of the game, scoring and bots.
@@ -594,10 +657,19 @@ def explain(ruleset, resolved):
     Examples:
       rulebook explain NAME > rules.md
       rulebook explain my-variant.yaml --resolved
+      rulebook explain NAME --python
     """
+    import yaml
+    from interpreter import load_source
+    from interpreter.explain import explain_markdown
+    from interpreter.extends import load_merged
     path = resolve(ruleset)
     source = load_merged(path)
     rules = load_source(source)   # report errors before printing anything
+    if as_python:
+        from interpreter.codegen import python_source
+        click.echo(python_source(rules), nl=False)
+        return
     if not resolved:
         click.echo(explain_markdown(rules), nl=False)
         return
@@ -613,6 +685,9 @@ def explain(ruleset, resolved):
 @click.option("--seed", "-s", type=int, default=0, show_default=True)
 def transcript(ruleset, players, agents, seed):
     """Print the full transcript of one seeded bot game (the format of the golden transcripts)."""
+    from interpreter import load
+    from interpreter.simulate import play_one, seat_agents
+    from interpreter.transcript import format_transcript
     rules = load(ruleset)
     n = _players(rules, players)
     names = _agents(agents) or [rules.default_agent or "random"]

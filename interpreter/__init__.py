@@ -5,27 +5,41 @@
     game = Game.new(rules, players=3, seed=1)
     while not game.is_over:
         game.apply(0)
+
+Importing the package is cheap: the compiler, the schema checker and the engine are imported when
+first used (so that `rulebook list` and `validate` answer from the cache without them).
 """
 from __future__ import annotations
 
-from .bundled import resolve
-from .compiler import compile_ruleset
-from .engine.game import Decision, Game
-from .extends import explain_removals, load_merged
 from .errors import Diagnostic, GameError, IllegalChoice, RulebookError, RulesetError
-from .ruleset import Ruleset
-from .schema import schema_diagnostics
-from .source import parse_text, read_file
 
 __all__ = ["load", "load_text", "Game", "Decision", "Ruleset", "RulebookError", "RulesetError", "GameError",
            "IllegalChoice", "Diagnostic"]
 
+# names the package gave before its imports were lazy (kept for callers that import them from here)
+_LAZY = {"Game": ".engine.game", "Decision": ".engine.game", "Ruleset": ".ruleset",
+         "parse_text": ".source", "read_file": ".source", "resolve": ".bundled",
+         "compile_ruleset": ".compiler", "explain_removals": ".extends", "load_merged": ".extends",
+         "schema_diagnostics": ".schema"}
 
-def load_source(source) -> Ruleset:
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'interpreter' has no attribute {name!r}")
+
+
+def load_source(source):
     """Compile a parsed source and check it against the schema; report every problem, best first.
 
     The compiler's diagnostics speak the author's language ("unknown effect 'shufle'"), so they come
     first; schema findings are added where the compiler said nothing on the same line."""
+    from .compiler import compile_ruleset
+    from .extends import explain_removals
+    from .schema import schema_diagnostics
     schema_diags = schema_diagnostics(source)
     rules, found = None, []
     try:
@@ -50,11 +64,14 @@ def load_source(source) -> Ruleset:
     return rules
 
 
-def load(name_or_path: str) -> Ruleset:
+def load(name_or_path: str):
     """Load a bundled ruleset by name, or any ruleset file by path (with the base it extends)."""
+    from .bundled import resolve
+    from .extends import load_merged
     return load_source(load_merged(resolve(name_or_path)))
 
 
-def load_text(text: str, file: str = "<string>") -> Ruleset:
+def load_text(text: str, file: str = "<string>"):
     """Load a ruleset from YAML text (for tests and tools)."""
+    from .source import parse_text
     return load_source(parse_text(text, file))

@@ -151,15 +151,25 @@ class Ruleset:
         return compile_expr(text, self.names, Scope(dict(local_kinds)))
 
     def __post_init__(self):
-        # Frames hold blocks themselves (one lookup less per effect); saving needs their numbers back.
-        self.block_index = {}
         if () not in self.blocks:
             self.blocks.append(())  # the block of a frame that only holds data (a simultaneous decision)
-        for i, block in enumerate(self.blocks):
-            self.block_index.setdefault(id(block), i)
+        self.reindex_blocks()
         self._layouts = {}
+        self.generated = None   # the generated module (interpreter/codegen), written when a game starts
         # card variables that go back to their default when their card changes zone
         self.card_resets = [(name, spec.value) for name, spec in self.card_vars.items() if not spec.keep]
+
+    def reindex_blocks(self) -> None:
+        """Frames hold blocks themselves (one lookup less per effect); saving needs their numbers back."""
+        self.block_index = {}
+        for i, block in enumerate(self.blocks):
+            self.block_index.setdefault(id(block), i)
+
+    def prepare(self) -> None:
+        """Generate and compile this ruleset's Python code (once, when its first game starts)."""
+        if self.generated is None:
+            from .codegen.module import prepare
+            prepare(self)
 
     def resolve_params(self, players: int, overrides: dict) -> dict:
         """Parameter values for this player count, with overrides applied by name (checked as a

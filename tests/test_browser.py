@@ -79,7 +79,7 @@ def start(base, spec) -> dict:
         return json.loads(r.read())
 
 
-def wait(fn, timeout=10.0):
+def wait(fn, timeout=30.0):  # generous: shared CI machines can be slow
     end = time.time() + timeout
     while time.time() < end:
         value = fn()

@@ -7,7 +7,7 @@ from ..engine import nodes as N
 from ..engine.choices import Choice, Subset
 from ..errors import did_you_mean
 from ..expr.compiler import ELEMENT, KIND_WORDS, ExprError, Scope
-from ..expr.compiler import _member_of as member_of
+from ..expr.compiler import member_of
 from ..expr.parser import parse
 from .context import Abort, Context, valid_name
 
@@ -333,7 +333,7 @@ class EffectCompiler:
         cond = ctx.expr(path + (head,), scope)
         if "do" not in fields:
             ctx.fail(path, f"a '{head}' loop needs 'do:' effects", "missing-field")
-        limit = ctx.expr(path + ("max",), scope) if "max" in fields else (lambda g, e, it: DEFAULT_LOOP_MAX)
+        limit = ctx.expr(path + ("max",), scope) if "max" in fields else ctx.expr(path, scope, value=DEFAULT_LOOP_MAX)
         body = self.block(path + ("do",), scope)
         self._body_check(path + ("do",), body)
         return N.Repeat(cond, until, limit, body)
@@ -377,7 +377,9 @@ class EffectCompiler:
         for k in arg_names:
             if k not in given:
                 ctx.fail(path, f"procedure '{value}' needs the argument '{k}'", "missing-field")
-        return N.Call(block, args)
+        node = N.Call(block, args)
+        node.name = value   # for people reading generated code
+        return node
 
     def e_end_turn(self, path, fields, value, scope):
         return N.EndTurn()

@@ -58,9 +58,10 @@ def _loop_words(loop) -> str:
     return f"in this '{loop.text}' loop"
 
 
-def over_nodes(vm, stack) -> GameError:
-    """The error for a step past MAX_STEP_NODES, at the innermost loop that is running."""
-    loop = running_loop(vm, stack)
+def over_nodes(vm, stack, loop=None) -> GameError:
+    """The error for a step past MAX_STEP_NODES, at the innermost loop that is running (`loop`: a loop of
+    generated code, which is not on the VM's stack)."""
+    loop = loop or running_loop(vm, stack)
     what = f"more than {MAX_STEP_NODES:,} effects ran in one step, without a decision"
     if loop is None or loop.loc is None:
         return GameError(what, "budget")
@@ -70,16 +71,25 @@ def over_nodes(vm, stack) -> GameError:
     return exc
 
 
-def in_loop(vm, stack, exc: GameError, where) -> GameError:
-    """A budget error raised inside an effect at `where`, told with the loop that runs it (if any)."""
+def in_loop(vm, stack, exc: GameError, where, loop=None) -> GameError:
+    """A budget error raised inside an effect at `where`, told with the loop that runs it (if any; `loop`:
+    a loop of generated code, which is not on the VM's stack)."""
     from .flow import RoundLoop, TurnLoop
-    loop = running_loop(vm, stack)
+    loop = loop or running_loop(vm, stack)
     text = str(exc)
     if loop is not None and loop.loc is not None and not isinstance(loop, (TurnLoop, RoundLoop)):
         text = text.replace(" (see Limits", f", in the '{loop.text}' loop at {loop.loc} (see Limits")
     located = GameError(f"{where}: {text}", exc.code)
     located.located = True
     return located
+
+
+def loop_pass(vm, n: int, loop) -> None:
+    """A pass of a loop inside generated code: its `n` effects count as the VM would count them."""
+    steps = vm.steps - n
+    vm.steps = steps
+    if steps < 0:
+        raise over_nodes(vm, vm.state.stack, loop)
 
 
 def spend(g, n: int) -> None:

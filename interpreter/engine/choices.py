@@ -8,6 +8,7 @@ from ..expr.runtime import translate
 from .budget import MAX_STEP_ITEMS, MAX_TEXT, over_items, spend
 
 MAX_COMPLETION_CHECKS = 20_000   # conditions tried to see whether a partial pick can still be completed
+EMPTY: dict = {}   # the environment of an action offered by a step (generated option lists only read it)
 
 
 class Subset:
@@ -49,9 +50,14 @@ class Choice:
         # When no domain reads an earlier argument, options are a plain cartesian product.
         self.independent = not any(getattr(d, "locals_used", set()) & set(self.arg_names) for d in self.domains)
 
+    listed = None   # generated code (interpreter/codegen): (g, env, player) -> the options, when no subsets
+    listed_ok = False
+
     def options(self, g, env, player):
         """Every legal binding of the arguments, as tuples, in domain order (without the subsets, and
         only where the subsets can be picked legally)."""
+        if self.listed is not None:
+            return self.listed(g, env, player)
         found = self._plain_options(g, env, player)
         if not self.subsets:
             return found
@@ -194,6 +200,8 @@ class Action(Choice):
         self.when, self.block, self.text = when, block, text
 
     def options(self, g, player, env=None):
+        if self.listed is not None:   # generated: `when` first, then the options
+            return self.listed(g, EMPTY if env is None else env, player)
         if self.when is not None:
             check = {"me": player} if env is None else dict(env, me=player)
             if not self.when(g, check, None):

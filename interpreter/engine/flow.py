@@ -94,6 +94,8 @@ class Step(Choose):
     """One step of a turn: the current player (or `player`, or several `players` at once) chooses one
     of the legal options of the listed actions; an optional step adds "pass"; no option, no step."""
 
+    listed = None   # generated code: (g, env, player) -> the options of every action, and the pass
+
     def __init__(self, actions, player, players, optional, when, name, secret=None, until="all"):
         super().__init__(player or (lambda g, e, it: g.current), players, name, None, None, actions, optional,
                          secret, until)
@@ -109,6 +111,9 @@ class Step(Choose):
             return Choose.run(self, vm, g, frame)
         # the common case, kept short: one player chooses among the actions' options
         p = g.current if self.own_player is None else as_player(g, self.own_player(g, env, None), "the step's player")
+        if self.listed is not None:   # generated (interpreter/codegen): every action's options, and the pass
+            options = self.listed(g, env, p)
+            return vm.ask(self.id, p, options) if options else None
         options = []
         for i, action in enumerate(self.actions):
             for args in action.options(g, p):
@@ -130,8 +135,26 @@ class EndChecks(Node):
     def __init__(self, game_ends, round_ends):
         self.game_ends, self.round_ends = game_ends, round_ends  # [(cond, winners, reason, block)]
 
+    first_end = None   # generated code: (g, env) -> the index of the first end that holds (rounds' after
+    #                    the game's), or -1
+
     def run(self, vm, g, frame):
         env = frame[2]
+        if self.first_end is not None:
+            i = self.first_end(g, env)
+            if i < 0:
+                return
+            if i < len(self.game_ends):
+                _, winners, reason, block = self.game_ends[i]
+                if block is not None:
+                    vm.push(block, dict(env), self.id, i)
+                    return
+                vm.finish(reason, None if winners is None else winners(g, env, None))
+                return
+            if vm.record:
+                g.log.append(f"round {g.round} ends: {self.round_ends[i - len(self.game_ends)][2]}")
+            EndRound.run(self, vm, g, frame)
+            return
         for i, (cond, winners, reason, block) in enumerate(self.game_ends):
             if cond(g, env, None):
                 if block is not None:

@@ -13,7 +13,6 @@ from .state import State
 from .values import PLAYERS, Card, Player, as_players
 
 
-ONLOOKER = -1   # the seat number views give one who sits at no seat
 
 
 def log_text(entry) -> str:
@@ -44,6 +43,9 @@ class Decision:
     player: int
     prompt: str
     options: tuple  # labels, in the order the option indexes use
+    # how many choices had been made when it was asked: names this decision, so that an answer meant
+    # for an earlier one (late, or sent twice) can be told apart; a simultaneous decision keeps its number
+    asked_at: int = 0
 
     def __len__(self):
         return len(self.options)
@@ -54,6 +56,7 @@ class Game:
 
     probing = False   # a lookahead copy: stop at the next decision without listing its options
     tokens = False    # labels are being rendered with their cards as tokens (see engine/choicelog.py)
+    steps = MAX_STEP_NODES   # the nodes the step running now may still run (see `_run` and budget.py)
 
     def __init__(self, ruleset, state: State, record: bool = True):
         self.rs = ruleset
@@ -95,6 +98,7 @@ class Game:
         g.pvars = {k: [_fresh(v) for _ in range(players)] for k, v in rs.player_vars.items()}
         g.cvars = {k: [_fresh(spec.value) for _ in rs.card_values] for k, spec in rs.card_vars.items()}
         g.current = PLAYERS[0]
+        rs.prepare()
         game = cls(rs, g, record)
         game.push(rs.game_block, {"me": PLAYERS[0]})
         game._run()
@@ -137,7 +141,7 @@ class Game:
         self.state.work = MAX_STEP_ITEMS   # labels and prompt have a budget of their own
         node = self.rs.nodes[p[0]]
         labels = tuple(node.label(self, self.state, p[1], o) for o in p[2])
-        return Decision(p[1], node.prompt_text(self, self.state, p), labels)
+        return Decision(p[1], node.prompt_text(self, self.state, p), labels, self._asked_at())
 
     def option_count(self) -> int:
         p = self.state.pending
@@ -210,7 +214,16 @@ class Game:
         node, data = self.rs.nodes[node_id], top[4]
         later = data["queue"][len(data["chosen"]) + 1:]
         return [d] + [Decision(p, node.prompt_text(self, g, (node_id, p, options)),
-                               tuple(node.label(self, g, p, o) for o in options)) for p, options in later]
+                               tuple(node.label(self, g, p, o) for o in options), d.asked_at)
+                      for p, options in later]
+
+    def _asked_at(self) -> int:
+        """The number of choices made when the pending decision was asked (a simultaneous one: when it opened)."""
+        g = self.state
+        top = g.stack[-1] if g.stack else None
+        if top is not None and top[0] == () and top[3] == g.pending[0] and "at" in top[4]:
+            return top[4]["at"]
+        return len(g.history)
 
     def force_random(self, decide) -> None:
         """Let `decide(op, items, k)` fix the outcomes of the next random draws (see engine/chance.py);
@@ -241,6 +254,7 @@ class Game:
         try:
             if not isinstance(data, dict) or data.get("fingerprint") != ruleset.fingerprint:
                 raise GameError("this saved game was made with a different ruleset", "saved-game")
+            ruleset.prepare()
             check_save(ruleset, data)
             state = State.from_json(data["state"], ruleset.blocks.__getitem__, ruleset.card_values)
             state.layout = ruleset.layout(state.n, state.params)
@@ -256,7 +270,7 @@ class Game:
         sees what every player may see."""
         from .view import view
         if player is None:
-            return view(self, ONLOOKER, ids)
+            return view(self, None, ids)
         if type(player) not in (int, Player) or not 0 <= player < self.state.n:
             raise GameError(f"view takes a seat from 0 to {self.state.n - 1} (or None for an onlooker), "
                             f"not {player!r:.40}", "not-a-player")
@@ -332,26 +346,27 @@ class Game:
         nodes = self.rs.nodes
         node = None
         g.work = MAX_STEP_ITEMS
-        budget = MAX_STEP_NODES   # the nodes this step may still run (see budget.py)
+        self.steps = MAX_STEP_NODES   # the nodes this step may still run (see budget.py); fused loops count too
         try:
             while stack:
                 frame = stack[-1]
                 block = frame[0]
-                pc = frame[1]
                 end = len(block)
+                pc = frame[1]
                 while pc < end:
                     node = block[pc]
-                    pc += 1
-                    frame[1] = pc
+                    frame[1] = pc + 1
                     if node.run(self, g, frame):
                         return
                     if not stack or stack[-1] is not frame:
                         break
+                    pc = frame[1]   # a fused segment moves on past the effects it ran
                 else:
                     # a block that ran to its end pays for its nodes (once per pass, not once per node):
                     # every loop passes here once per round, so no loop outruns the budget
-                    budget -= end + 1
-                    if budget < 0:
+                    steps = self.steps - end - 1
+                    self.steps = steps
+                    if steps < 0:
                         raise over_nodes(self, stack)
                     owner = frame[3]
                     if owner < 0:
@@ -360,9 +375,11 @@ class Game:
                         node = nodes[owner]
                         node.block_end(self, g, frame)
         except GameError as exc:
+            loop = node.enclosing(exc) if node is not None else None
+            node = node.origin(exc) if node is not None else None
             if exc.code == "budget" and node is not None and node.loc is not None \
                     and not getattr(exc, "located", False):
-                raise in_loop(self, stack, exc, node.loc) from None
+                raise in_loop(self, stack, exc, node.loc, loop) from None
             if node is not None and node.loc is not None and not getattr(exc, "located", False):
                 located = GameError(f"{node.loc}: {exc}", exc.code)
                 located.located = True
@@ -370,6 +387,7 @@ class Game:
             raise
         except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError, OverflowError,
                 RecursionError) as exc:
+            node = node.origin(exc) if node is not None else None
             where = node.loc if node is not None and node.loc is not None else "?"
             located = GameError(f"{where}: ruleset error in '{getattr(node, 'text', '')}': {translate(exc)}",
                                 "runtime")

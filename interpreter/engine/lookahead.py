@@ -13,9 +13,13 @@ def determinize(game, player: int, rng):
     Zone sizes stay as they are; cards out of sight entirely (a zone shown as nothing) stay put, and
     so do cards the player was shown (reveals) or sees (the top card of a `top` zone). Variables the
     player may not see take their starting values. Other players' choices already made in a
-    simultaneous decision are replaced by passing."""
-    world = game.clone()
+    simultaneous decision are replaced by passing. The world draws its random outcomes from `rng`:
+    the game's own generator is hidden too (and is not copied)."""
+    world = game.clone(share_rng=True)
+    world.state.rng = rng
     world.record = False
+    # a world is never replayed nor shown: its trials need not copy the game's history and log
+    world.state.history, world.state.log, world.state.events = [], [], []
     world.probing = True
     rs, g = world.rs, world.state
     known = g.known
@@ -32,6 +36,8 @@ def determinize(game, player: int, rng):
             for i in range(1 if level == "top" else 0, len(cards)):
                 if player not in known.get(cards[i], ()):
                     holes.append((slot, i))
+    # first, so that the others' options (many, in a simultaneous decision) are not relabeled in vain
+    _forget_other_commitments(world, player)
     before = [g.zones[s][i] for s, i in holes]
     unseen.extend(before)
     pool = before[:]
@@ -43,7 +49,6 @@ def determinize(game, player: int, rng):
     # values everyone sees on the cards' backs stay where they lie.
     _relabel(world, dict(zip(before, pool)))
     _hide_values(world, player, unseen)
-    _forget_other_commitments(world, player)
     return world
 
 
@@ -53,16 +58,19 @@ def _relabel(world, sigma: dict) -> None:
         return
     g = world.state
 
+    deep = (list, tuple, dict)
+
     def swap(v):
+        # one call per container, not per item: the options of a simultaneous decision are many
         t = type(v)
         if t is Card:
             return sigma.get(v, v)
-        if t is list:
-            return [swap(x) for x in v]
-        if t is tuple:
-            return tuple(swap(x) for x in v)
+        if t is list or t is tuple:
+            out = [sigma.get(x, x) if type(x) is Card else swap(x) if type(x) in deep else x for x in v]
+            return out if t is list else tuple(out)
         if t is dict:
-            return {k: swap(x) for k, x in v.items()}
+            return {k: sigma.get(x, x) if type(x) is Card else swap(x) if type(x) in deep else x
+                    for k, x in v.items()}
         return v
 
     g.vars = {k: swap(v) for k, v in g.vars.items()}
@@ -108,17 +116,18 @@ def _pass_of(options):
 
 def _forget_other_commitments(world, player: int) -> None:
     """In a simultaneous decision, others' choices are secret: in this world every other chooser
-    passes (or takes their first option), and `player` chooses last, so that a trial resolves at once."""
+    passes (or takes their first option), and `player` chooses last, so that a trial resolves at once.
+    Each other chooser is left only the option they take: nothing else reads the others' lists here."""
     g = world.state
     if g.pending is None or not g.stack:
         return
     top = g.stack[-1]
     data = top[4]
     if top[0] == () and isinstance(data, dict) and "chosen" in data:
-        others = [q for q in data["queue"] if q[0] != player]
+        others = [(q[0], _pass_of(q[1])) for q in data["queue"] if q[0] != player]
         mine = [q for q in data["queue"] if q[0] == player]
-        data["queue"] = others + mine
-        data["chosen"] = [(q[0], _pass_of(q[1])) for q in others]
+        data["queue"] = [(p, (option,)) for p, option in others] + mine
+        data["chosen"] = others
 
 
 def _settle(world, node_id: int, player: int) -> None:
@@ -138,8 +147,7 @@ def option_values(game, player: int, rng, max_trials: int = MAX_TRIALS) -> dict:
     With many options, a random sample of `max_trials` of them is tried (keeps bots fast in
     games with large choices); the result maps option index -> value."""
     evaluate = game.rs.evaluate
-    world = determinize(game, player, rng)
-    world.state.rng = rng   # the game's own generator state is hidden too: trials draw from the bot's
+    world = determinize(game, player, rng)   # trials draw from the bot's generator
     node_id = world.state.pending[0]
     count = world.option_count()
     indexes = range(count) if count <= max_trials else sorted(rng.sample(range(count), max_trials))

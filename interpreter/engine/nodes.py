@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..errors import GameError
 from ..expr.runtime import plus
-from .budget import kept, spend
+from .budget import kept, size, spend
 from .values import Card, as_player, as_players
 
 MAX_STACK = 200
@@ -47,6 +47,14 @@ class Node:
         """Whether taking this option writes a log line now."""
         return True
 
+    def origin(self, exc):
+        """The node an error raised while this one ran belongs to (a fused segment knows which effect)."""
+        return self
+
+    def enclosing(self, exc):
+        """The loop of a fused segment an error was raised in (None: the VM's stack knows)."""
+        return None
+
 
 # cards ----------------------------------------------------------------------
 
@@ -61,60 +69,39 @@ class Move(Node):
 
     def run(self, vm, g, frame):
         env = frame[2]
-        zones = g.zones
         s = self.src(g, env, None)
-        src = zones[s]
         d = self.dst(g, env, None)
-        dst = zones[d]
-        short = False
         if self.cards is not None:
-            cards = self.cards(g, env, None)
-            cards = [cards] if type(cards) is Card else list(cards)
-            if self.unsure and cards and set(map(type, cards)) != ONLY_CARDS:
-                raise GameError(f"move takes cards, not {vm.format(cards)} ({self.text})", "not-a-card")
-            n = len(cards)
-            if n > 8 or len(src) > 64:
-                # a big move pays for what it goes through; a small one costs at most a few hundred
-                # steps of C, like any effect
-                spend(g, n + len(src))
-            if n > 8:
-                _take(src, cards, self.text)   # one pass (one card at a time, each would cost a pass)
-            else:
-                for c in cards:
-                    try:
-                        src.remove(c)
-                    except ValueError:
-                        raise GameError(f"a card to move is not in the source zone ({self.text})", "card-not-in-zone")
-        else:
-            k = len(src) if self.count is None else self.count(g, env, None)
-            if len(src) < k:
-                refill = self.refill.get(s)
-                if refill is not None:
-                    vm.refill(s, refill)
-                    src = zones[s]
-                if len(src) < k:
-                    short = True
-                    k = len(src)
-            if k <= 0:
-                cards = []
-            elif self.take is None or is_front(self.take(g, env, None)):
-                cards = src[:k]
-                del src[:k]
-            else:
-                cards = src[-k:]
-                del src[-k:]
-        if cards:
-            if self.at is None or not is_front(self.at(g, env, None)):
-                dst.extend(cards)
-            else:
-                dst[0:0] = cards
-            if (g.known or vm.rs.card_resets) and src is not dst:
-                moved(vm, g, cards)
-            if vm.record:
-                # for narration: who moved which cards from where to where (see present/narrate.py)
-                g.events.append(("move", len(g.log), env.get("me", -1), s, d, tuple(cards)))
-        if short and self.if_empty is not None:
+            move_cards(vm, g, s, d, self.cards(g, env, None), self.at, env, self.text, self.unsure)
+            return
+        k = None if self.count is None else self.count(g, env, None)
+        if move_top(vm, g, s, d, k, self.take, self.at, env, self.refill) and self.if_empty is not None:
             vm.push(self.if_empty, env)
+
+
+def move_cards(vm, g, s, d, cards, at, env, text, unsure=True) -> None:
+    """Move given cards from slot s to slot d (at the end `at` names, a compiled word: None for the back).
+    `unsure`: whether the cards must be checked to be cards (their kind was not known at load)."""
+    zones = g.zones
+    src = zones[s]
+    cards = [cards] if type(cards) is Card else list(cards)
+    if unsure and cards and set(map(type, cards)) != ONLY_CARDS:
+        raise GameError(f"move takes cards, not {vm.format(cards)} ({text})", "not-a-card")
+    n = len(cards)
+    if n > 8 or len(src) > 64:
+        # a big move pays for what it goes through; a small one costs at most a few hundred
+        # steps of C, like any effect
+        spend(g, n + len(src))
+    if n > 8:
+        _take(src, cards, text)   # one pass (one card at a time, each would cost a pass)
+    else:
+        for c in cards:
+            try:
+                src.remove(c)
+            except ValueError:
+                raise GameError(f"a card to move is not in the source zone ({text})", "card-not-in-zone")
+    if cards:
+        _place(vm, g, s, d, cards, at, env)
 
 
 def _take(src, cards, text) -> None:
@@ -127,6 +114,47 @@ def _take(src, cards, text) -> None:
             raise GameError(f"a card to move is not in the source zone ({text})", "card-not-in-zone")
         gone.add(i)
     src[:] = [c for i, c in enumerate(src) if i not in gone]
+
+
+def move_top(vm, g, s, d, k, take, at, env, refill) -> bool:
+    """Move k cards (None: all) from an end of slot s (`take`, a compiled word: None for the front) to slot
+    d; refill the source first when it runs short. True when there were fewer than k."""
+    zones = g.zones
+    src = zones[s]
+    if k is None:
+        k = len(src)
+    short = False
+    if len(src) < k:
+        more = refill.get(s)
+        if more is not None:
+            vm.refill(s, more)
+            src = zones[s]
+        if len(src) < k:
+            short = True
+            k = len(src)
+    if k <= 0:
+        return short
+    if take is None or is_front(take(g, env, None)):
+        cards = src[:k]
+        del src[:k]
+    else:
+        cards = src[-k:]
+        del src[-k:]
+    _place(vm, g, s, d, cards, at, env)
+    return short
+
+
+def _place(vm, g, s, d, cards, at, env) -> None:
+    dst = g.zones[d]
+    if at is None or not is_front(at(g, env, None)):
+        dst.extend(cards)
+    else:
+        dst[0:0] = cards
+    if (g.known or vm.rs.card_resets) and s != d:
+        moved(vm, g, cards)
+    if vm.record:
+        # for narration: who moved which cards from where to where (see present/narrate.py)
+        g.events.append(("move", len(g.log), env.get("me", -1), s, d, tuple(cards)))
 
 
 class Deal(Node):
@@ -142,34 +170,40 @@ class Deal(Node):
         k = self.count(g, env, None)
         who = g.players if self.players is None else as_players(g, self.players(g, env, None), "deal's players")
         base = g.zbase[self.zid] + (0 if self.member is None else self.member(g, env, None) * g.n)
-        zones = g.zones
-        dealt = []
-        short = False
-        before = [len(zones[base + p]) for p in who] if vm.record else None
-        for _ in range(k if who else 0):
-            spend(g, len(who))
-            for p in who:
-                src = zones[s]
-                if not src:
-                    refill = self.refill.get(s)
-                    if refill is not None:
-                        vm.refill(s, refill)
-                        src = zones[s]
-                    if not src:
-                        short = True
-                        break
-                card = src.pop(0)
-                zones[base + p].append(card)
-                dealt.append(card)
-            if short:
-                break
-        if dealt and (g.known or vm.rs.card_resets):
-            moved(vm, g, dealt)
-        if dealt and vm.record:
-            g.events.append(("deal", len(g.log), s, tuple((base + p, tuple(zones[base + p][b:]))
-                                                         for p, b in zip(who, before))))
-        if short and self.if_empty is not None:
+        if deal(vm, g, s, base, k, who, self.refill) and self.if_empty is not None:
             vm.push(self.if_empty, env)
+
+
+def deal(vm, g, s, base, k, who, refill) -> bool:
+    """Deal k cards from slot s to slot base + p of each player p in `who`, one at a time; True when the
+    source ran out."""
+    zones = g.zones
+    dealt = []
+    short = False
+    before = [len(zones[base + p]) for p in who] if vm.record else None
+    for _ in range(k if who else 0):
+        spend(g, len(who))
+        for p in who:
+            src = zones[s]
+            if not src:
+                more = refill.get(s)
+                if more is not None:
+                    vm.refill(s, more)
+                    src = zones[s]
+                if not src:
+                    short = True
+                    break
+            card = src.pop(0)
+            zones[base + p].append(card)
+            dealt.append(card)
+        if short:
+            break
+    if dealt and (g.known or vm.rs.card_resets):
+        moved(vm, g, dealt)
+    if dealt and vm.record:
+        g.events.append(("deal", len(g.log), s, tuple((base + p, tuple(zones[base + p][b:]))
+                                                     for p, b in zip(who, before))))
+    return short
 
 
 class Shuffle(Node):
@@ -179,13 +213,17 @@ class Shuffle(Node):
         self.zone = zone
 
     def run(self, vm, g, frame):
-        zone = g.zones[self.zone(g, frame[2], None)]
-        spend(g, len(zone))
-        g.rng.shuffle(zone)
-        if g.known:
-            # where each card lies is no longer known to anyone who was shown it
-            for c in zone:
-                g.known.pop(c, None)
+        shuffle(g, self.zone(g, frame[2], None))
+
+
+def shuffle(g, slot) -> None:
+    zone = g.zones[slot]
+    spend(g, len(zone))
+    g.rng.shuffle(zone)
+    if g.known:
+        # where each card lies is no longer known to anyone who was shown it
+        for c in zone:
+            g.known.pop(c, None)
 
 
 def moved(vm, g, cards) -> None:
@@ -261,33 +299,63 @@ class Set(Node):
         add = self.add
         for kind, name, who, value in self.targets:
             v = value(g, env, None)
-            if type(v) is list and not add:
-                v = kept(g, v)   # a copy (a zone's list would change with the zone), within the caps
             if kind == "var":
-                old = g.vars[name]
-                g.vars[name] = grown(g, old, v) if add else v
-                if vm.record and old != g.vars[name]:
-                    g.events.append(("set", len(g.log), name, -1, old, g.vars[name]))
+                set_var(vm, g, name, v, add)
             elif kind == "pvar":
-                table = g.pvars[name]
-                p = as_player(g, who(g, env, None))
-                old = table[p]
-                table[p] = grown(g, old, v) if add else v
-                if vm.record and old != table[p]:
-                    g.events.append(("set", len(g.log), name, p, old, table[p]))
+                set_player_var(vm, g, name, who(g, env, None), v, add)
             else:
-                table = g.cvars[name]
-                cards = who(g, env, None)
-                for c in [cards] if type(cards) is Card else cards:
-                    if type(c) is not Card:
-                        raise GameError(f"'{name}' is a card variable, but {vm.format(c)} is not a card",
-                                        "not-a-card")
-                    table[c] = grown(g, table[c], v) if add else v
+                set_card_var(vm, g, name, who(g, env, None), v, add)
+
+
+def set_var(vm, g, name, v, add) -> None:
+    """Assign (or add to) a game variable."""
+    if type(v) is list and not add:
+        v = kept(g, v)   # a copy (a zone's list would change with the zone), within the caps
+    old = g.vars[name]
+    new = g.vars[name] = grown(g, old, v) if add else v
+    if vm.record and old != new:
+        g.events.append(("set", len(g.log), name, -1, old, new))
+
+
+def set_player_var(vm, g, name, who, v, add) -> None:
+    """Assign (or add to) a player's variable."""
+    if type(v) is list and not add:
+        v = kept(g, v)   # a copy (a zone's list would change with the zone), within the caps
+    table = g.pvars[name]
+    p = as_player(g, who)
+    old = table[p]
+    new = table[p] = grown(g, old, v) if add else v
+    if vm.record and old != new:
+        g.events.append(("set", len(g.log), name, p, old, new))
+
+
+def set_card_var(vm, g, name, cards, v, add) -> None:
+    """Assign (or add to) a card variable of one card or of each card of a list."""
+    if type(v) is list and not add:
+        v = kept(g, v)   # a copy (a zone's list would change with the zone), within the caps
+    table = g.cvars[name]
+    for c in [cards] if type(cards) is Card else cards:
+        if type(c) is not Card:
+            raise GameError(f"'{name}' is a card variable, but {vm.format(c)} is not a card", "not-a-card")
+        table[c] = grown(g, table[c], v) if add else v
 
 
 def grown(g, old, v):
     """`add`: numbers add up, texts and lists are appended to (within the caps of budget.py)."""
     return plus(g, old, v)
+
+
+def keep(g, v):
+    """A value about to be kept by generated code (a `let`, a loop's items, a procedure's argument): a list
+    is copied within the caps and paid for, as the nodes do."""
+    return kept(g, v) if type(v) is list else v
+
+
+def keep_fresh(g, v):
+    """A new list about to be kept (nothing else holds it: no copy), within the caps and paid for."""
+    if type(v) is list:
+        spend(g, size(v))
+    return v
 
 
 def snapshot(value):
@@ -495,7 +563,7 @@ class Choose(Node):
         queue = [q for q in queue if q[1]]
         if not queue:
             return
-        vm.push_hold(env, self.id, {"queue": queue, "chosen": []})
+        vm.push_hold(env, self.id, {"queue": queue, "chosen": [], "at": len(g.history)})
         return vm.ask(self.id, queue[0][0], queue[0][1])
 
     def choice_of(self, i):

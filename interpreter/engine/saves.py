@@ -198,7 +198,11 @@ def _pending(rs, pending, frames, n: int, values: _Values) -> None:
     if node.players is not None and not held:
         raise damaged("a decision of several players has no frame holding their choices")
     if held:
-        fd = _dict(fdata, "the frame of a decision of several players", ("queue", "chosen"))
+        # "at": when the decision was asked (saves from before it was kept lack it)
+        keys = ("queue", "chosen", "at") if type(fdata) is dict and "at" in fdata else ("queue", "chosen")
+        fd = _dict(fdata, "the frame of a decision of several players", keys)
+        if "at" in fd:
+            _int(fd["at"], "when a decision of several players was asked", 0, 10 ** 9)
         queue, chosen = _list(fd["queue"], "the choosers' queue"), _list(fd["chosen"], "the choices made")
         if len(chosen) >= len(queue) or _seat(_list(queue[len(chosen)], "the choosers' queue", 2)[0]) != player:
             raise damaged("the choosers' queue does not wait for the player of 'pending'")

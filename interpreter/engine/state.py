@@ -35,10 +35,11 @@ class State:
         c.n, c.players, c.seed = self.n, self.players, self.seed
         c.layout, c.zbase = self.layout, self.zbase   # derived from the player count and parameters
         c.zones = [z[:] for z in self.zones]
-        c.vars = {k: _copy(v) for k, v in self.vars.items()}
+        plain = _PLAIN
+        c.vars = {k: v if type(v) in plain else _copy(v) for k, v in self.vars.items()}
         c.pvars = {k: _copy(v) for k, v in self.pvars.items()}
-        c.cvars = {k: _copy(v) for k, v in self.cvars.items()}
-        c.known = {k: dict(v) for k, v in self.known.items()}
+        c.cvars = {k: _copy(v) for k, v in self.cvars.items()} if self.cvars else {}
+        c.known = {k: dict(v) for k, v in self.known.items()} if self.known else {}
         c.params = self.params  # never changed during a game
         c.current, c.round, c.turn = self.current, self.round, self.turn
         if share_rng:
@@ -148,10 +149,11 @@ def _copy(value):
 def _copy_frames(stack):
     envs = {}
     out = []
+    plain = _PLAIN
     for bid, pc, env, owner, data in stack:
         key = id(env)
         copy = envs.get(key)
         if copy is None:
-            copy = envs[key] = {k: _copy(v) for k, v in env.items()}
-        out.append([bid, pc, copy, owner, _copy(data)])
+            copy = envs[key] = {k: v if type(v) in plain else _copy(v) for k, v in env.items()}
+        out.append([bid, pc, copy, owner, data if type(data) in plain else _copy(data)])
     return out

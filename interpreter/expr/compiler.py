@@ -1,13 +1,18 @@
-"""Compile expression text -> a checked callable `f(game, env, it)`, resolving every name once at load."""
+"""Compile expression text -> checked Python source -> a callable `f(game, env, it)`, names resolved once at load.
+
+Each grammar rule has a method that checks its part of the tree (names, kinds, arity; located
+errors) and returns the Python source of that part with its static kind. `compile_expr` turns the
+source into one function; code generation (interpreter/codegen) emits the same trees again inside
+larger generated functions, with local names as Python variables (see `emit_expr`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from lark import Tree
 
-from ..engine.budget import MAX_NUMBER, over_items, too_large
+from ..codegen.emit import Namespace, build, key, local_name
+from ..codegen.runtime import HELPERS
 from ..errors import did_you_mean
-from . import runtime as R
 from .functions import FUNCTIONS
 from .parser import ExprError, _names_in, _offset, parse  # noqa: F401  (ExprError, parse: re-exported)
 
@@ -60,44 +65,72 @@ class UserFunction:
 
 @dataclass
 class Scope:
-    """What is bound where an expression sits: local names with their kinds, and the kind of `it`."""
+    """What is bound where an expression sits: local names with their kinds, and the kind of `it`.
+
+    For generated code, `py` gives the Python source that reads a name (a local of the generated
+    function; by default a name is read from the environment, `e['name']`) and `it_var` the Python
+    name of the current item."""
 
     locals: dict = field(default_factory=dict)
     it: str | None = None
+    py: dict = field(default_factory=dict)
+    it_var: str = "it"
+    other: object = None   # for names not in py: a function giving their Python source (else e['name'])
 
     def with_locals(self, **more) -> "Scope":
-        return Scope({**self.locals, **more}, self.it)
+        return Scope({**self.locals, **more}, self.it, self.py, self.it_var, self.other)
 
 
-def _finish(fn, kind: str, text: str, locals_used=frozenset()):
-    """Label a compiled callable with its static kind, its source text and the local names it reads.
+Compiled = object  # type name used in annotations: a function carrying .kind, .text, .locals_used
+
+
+def _finish(fn, kind: str, text: str, locals_used=frozenset(), tree=None, scope=None, zone=False):
+    """Label a compiled function with its static kind, its source text, the local names it reads, and the
+    checked tree it came from (code generation emits it again inside larger functions).
 
     The engine calls the function itself (`fn(game, env, it)`): no wrapper on the hot path.
     """
     fn.kind, fn.text, fn.locals_used, fn.loc = kind, text, frozenset(locals_used), None
     fn.uses_random = False
     fn.reads = frozenset()
+    fn.tree, fn.scope, fn.zone = tree, scope, zone
     return fn
 
 
-Compiled = object  # type name used in annotations: a function carrying .kind, .text, .locals_used
+def _literal_function(value, kind, text):
+    """A YAML number or true/false given where an expression belongs."""
+    fn = _finish(lambda g, e, it: value, kind, text)
+    fn.constant = (value,)
+    return fn
+
+
+def _function(src: str, ns: Namespace, name: str = "expr"):
+    """One generated function `name(g, e, it)` returning `src`, with the helper functions it calls."""
+    source = "".join(ns.defs) + f"def {name}(g, e, it):\n    return {src}\n"
+    fn = build(source, ns, "<rulebook expression>", remember=False)[name]
+    fn.source = source
+    return fn
+
+
+def new_namespace() -> Namespace:
+    return Namespace(HELPERS)
 
 
 def compile_expr(text, names: Names, scope: Scope | None = None) -> Compiled:
     """Parse, name-check and compile one expression."""
     if isinstance(text, bool):
-        return _finish(lambda g, e, it, v=text: v, "bool", str(text).lower())
+        return _literal_function(text, "bool", str(text).lower())
     if isinstance(text, int):
         if abs(text) > 10**12:
             raise ExprError("number too large", 0, code="number-too-large")
-        return _finish(lambda g, e, it, v=text: v, "int", str(text))
+        return _literal_function(text, "int", str(text))
     tree = parse(text)
     scope = scope or Scope()
     if not names.calling:
         names.expanded = 0
-    compiler = _Compiler(names, text)
-    fn, kind = compiler.compile(tree, scope)
-    fn = _finish(fn, kind, str(text), _locals_used(tree, scope))
+    compiler = _Compiler(names, text, new_namespace())
+    src, kind = compiler.compile(tree, scope)
+    fn = _finish(_function(src, compiler.ns), kind, str(text), _locals_used(tree, scope), tree, scope)
     fn.uses_random = compiler.uses_random
     fn.reads = frozenset(compiler.reads)
     return fn
@@ -107,8 +140,38 @@ def compile_zone(text, names: Names, scope: Scope | None = None) -> Compiled:
     """Compile an expression that must name one zone (`deck`, `row[i]`, `me.hand`) to a slot number."""
     tree = parse(text)
     scope = scope or Scope()
-    fn = _Compiler(names, text).zone_ref(tree, scope)
-    return _finish(fn, "zone", str(text), _locals_used(tree, scope))
+    compiler = _Compiler(names, text, new_namespace())
+    src = compiler.zone_ref(tree, scope)
+    return _finish(_function(src, compiler.ns), "zone", str(text), _locals_used(tree, scope), tree, scope, zone=True)
+
+
+def emit_expr(fn, names: Names, ns: Namespace, py: dict, it_var: str = "it", subst=None, tree=None,
+              with_kind: bool = False, other=None):
+    """The Python source of a compiled expression again, inside generated code: names in `py` are read
+    from the Python variables given there (`other(name)` gives the others), the item from `it_var`;
+    constants go to `ns`. `subst` maps
+    parts of the tree (by id) to variables already holding their values (with their kinds); `tree`
+    emits one part of the expression instead of the whole.
+
+    The tree was checked when it was first compiled: emitting it again runs the same checks, which
+    pass."""
+    if getattr(fn, "constant", None) is not None:
+        value = fn.constant[0]
+        src = repr(value) if type(value) in (int, bool) else ns.const(value)
+        return (src, fn.kind) if with_kind else src
+    scope = fn.scope
+    if not names.calling:
+        names.expanded = 0
+    inner = Scope(scope.locals, scope.it, {**scope.py, **py}, it_var, other)
+    compiler = _Compiler(names, fn.text, ns)
+    compiler.subst = subst or {}
+    target = fn.tree if tree is None else tree
+    compiler.skip = id(tree) if tree is not None else None
+    if fn.zone and tree is None:
+        src, kind = compiler.zone_ref(target, inner), "zone"
+    else:
+        src, kind = compiler.compile(target, inner)
+    return (src, kind) if with_kind else src
 
 
 def _locals_used(tree, scope: Scope) -> set:
@@ -131,48 +194,53 @@ def _uses_it(tree, names: Names, scope: Scope) -> bool:
     return any(_uses_it(c, names, scope) for c in tree.children)
 
 
-def _filter_eq(g, items, table, value):
-    w = g.work - len(items)   # every walk over a list pays its length (engine/budget.py)
-    g.work = w
-    if w < 0:
-        raise over_items()
-    return [x for x in items if table[x] == value]
+def simple(src: str) -> bool:
+    """Source that reads a variable or a literal: cheap, and the same when read twice."""
+    return src.isidentifier() or src.isdigit() or (src.startswith("e[") and src.count("[") == 1)
 
 
-def _filter_ne(g, items, table, value):
-    w = g.work - len(items)
-    g.work = w
-    if w < 0:
-        raise over_items()
-    return [x for x in items if table[x] != value]
+def walked_source(src: str) -> str:
+    """An assignment expression may not sit in a comprehension's iterable (not even inside a lambda): the
+    inline checks of `capped` there become calls of R_number."""
+    while ":=" in src:
+        start = src.index(" := ")
+        var = src[src.rindex("(", 0, start) + 1:start]
+        head = f"({var} if -R_MAX <= ({var} := "
+        tail = f") <= R_MAX else R_too_large({var}))"
+        i = src.index(head)
+        j = src.index(tail, i)
+        src = src[:i] + "R_number(" + src[i + len(head):j] + ")" + src[j + len(tail):]
+    return src
 
 
-def _walked(g, xs, name):
-    """A list a function or `where` walks over, paid for by its length; anything else is refused."""
-    t = type(xs)
-    if t is not list and t is not tuple:
-        raise R.call_error(name, [xs])
-    w = g.work - len(xs)
-    g.work = w
-    if w < 0:
-        raise over_items()
-    return xs
+def walked(src: str) -> str:
+    """The source of a list walked over, paid for by its length from the step's budget (engine/budget.py)."""
+    return f"R_walk(g, {walked_source(src)})"
 
 
-# Functions whose cost grows with their first argument, a list: each call pays its length.
-WALKS = {"sum", "min", "max", "distinct", "counts", "take", "drop", "reverse", "sort", "index_of", "sample"}
-SCALAR_KINDS = {"int", "bool", "str", "player", "card", "none"}
+def capped(src: str, ns) -> str:
+    """Integer arithmetic inline, checked against the cap of numbers (a call only when it is past it)."""
+    v = ns.fresh("v")
+    return f"({v} if -R_MAX <= ({v} := {src}) <= R_MAX else R_too_large({v}))"
 
 
 RANDOM_FUNCTIONS = {"random", "sample"}
+COMPARE = ("==", "!=", "<", "<=", ">", ">=")
+# Functions whose cost grows with their first argument, a list: each call pays its length.
+WALKS = {"sum", "min", "max", "distinct", "counts", "take", "drop", "reverse", "sort", "index_of", "sample"}
+SCALAR_KINDS = {"int", "bool", "str", "player", "card", "none"}
+LIST_KINDS = {"cards", "players", "list", "values", "groups"}
 MAX_EXPANSIONS = 1000   # calls of the ruleset's functions inlined into one expression
 
 
 class _Compiler:
-    """Walks a parse tree; each grammar rule has a method of the same name returning (callable, kind)."""
+    """Walks a parse tree; each grammar rule has a method of the same name returning (source, kind)."""
 
-    def __init__(self, names: Names, text: str):
-        self.names, self.text = names, text
+    subst: dict = {}   # parts of the tree already computed into variables (see emit_expr)
+    skip = None
+
+    def __init__(self, names: Names, text: str, ns: Namespace):
+        self.names, self.text, self.ns = names, text, ns
         self.uses_random = False
         self.reads = set()   # the variables read, (kind, name): a text that shows a private one is checked
 
@@ -180,6 +248,8 @@ class _Compiler:
         raise ExprError(message, _offset(node), hint, code)
 
     def compile(self, tree, scope: Scope):
+        if self.subst and id(tree) in self.subst and id(tree) != self.skip:
+            return self.subst[id(tree)]
         method = getattr(self, tree.data if isinstance(tree, Tree) else "token")
         return method(tree, scope)
 
@@ -188,79 +258,81 @@ class _Compiler:
         v = int(t.children[0])
         if v > 10**12:
             self.fail("number too large", t, code="number-too-large")
-        return (lambda g, e, it: v), "int"
+        return repr(v), "int"
 
     def string(self, t, s):
         v = str(t.children[0])[1:-1]
-        return (lambda g, e, it: v), "str"
+        return self.ns.const(v, "S_" + v if v.isidentifier() else "S_text"), "str"
 
     def true(self, t, s):
-        return (lambda g, e, it: True), "bool"
+        return "True", "bool"
 
     def false(self, t, s):
-        return (lambda g, e, it: False), "bool"
+        return "False", "bool"
 
     def none(self, t, s):
-        return (lambda g, e, it: None), "none"
+        return "None", "none"
 
     def list_(self, t, s):
         parts = [self.compile(c, s) for c in t.children]
-        fns = [p[0] for p in parts]
         kinds = {p[1] for p in parts}
         kind = LIST_OF.get(kinds.pop(), "list") if len(kinds) == 1 else "list"
         constants = [self._constant(c) for c in t.children]
         if all(c is not None for c in constants):
             # Nothing ever changes a list an expression returns (let and loops take copies): share one.
-            value = [c[0] for c in constants]
-            return (lambda g, e, it: value), kind
-        return (lambda g, e, it: [f(g, e, it) for f in fns]), kind
+            return self.ns.const([c[0] for c in constants], "K_list"), kind
+        return "[" + ", ".join(p[0] for p in parts) + "]", kind
 
     # names ----------------------------------------------------------------
+    def local(self, name: str, s: Scope) -> str:
+        found = s.py.get(name)
+        if found is not None:
+            return found
+        return s.other(name) if s.other is not None else f"e[{key(name)}]"
+
     def name(self, t, s):
         name = str(t.children[0])
         n = self.names
         if name in s.locals:
             n.used.add(("local", name))
-            return (lambda g, e, it: e[name]), s.locals[name]
+            return self.local(name, s), s.locals[name]
         if name == "it":
             if s.it is None:
                 self.fail("'it' is only defined inside 'where' or a per-item function argument", t,
                           code="unknown-name")
-            return (lambda g, e, it: it), s.it
+            return s.it_var, s.it
         if name == "me":
-            return (lambda g, e, it: e["me"]), "player"
+            return self.local("me", s), "player"
         if name == "current":
-            return (lambda g, e, it: g.current), "player"
+            return "g.current", "player"
         if name == "players":
-            return (lambda g, e, it: g.players), "players"
+            return "g.players", "players"
         if name == "player_count":
-            return (lambda g, e, it: g.n), "int"
+            return "g.n", "int"
         if name == "round":
-            return (lambda g, e, it: g.round), "int"
+            return "g.round", "int"
         if name == "turn":
-            return (lambda g, e, it: g.turn), "int"
+            return "g.turn", "int"
         if name in n.card_attrs and s.it in ("card", "any"):
             n.used.add(("attr", name))
-            table = n.card_attrs[name]
-            return (lambda g, e, it: table[it]), "any"
+            return f"{self.table(name)}[{s.it_var}]", "any"
         if name in n.card_vars and s.it in ("card", "any"):
             n.used.add(("cvar", name))
             self.reads.add(("cvar", name))
-            return (lambda g, e, it: g.cvars[name][it]), "any"
+            return f"g.cvars[{key(name)}][{s.it_var}]", "any"
         if name in n.shared_zones:
             n.used.add(("zone", name))
-            slot = n.shared_zones[name]
-            return (lambda g, e, it: g.zones[slot]), "cards"
+            return f"g.zones[{int(n.shared_zones[name])}]", "cards"
         if name in n.families:
             n.used.add(("zone", name))
-            return _members(n.families[name]), "list"
+            return self._members(n.families[name]), "list"
         if name in n.global_vars:
             n.used.add(("var", name))
             self.reads.add(("var", name))
-            return (lambda g, e, it: g.vars[name]), "any"
+            return f"g.vars[{key(name)}]", "any"
         if name in n.params:
             n.used.add(("param", name))
-            return (lambda g, e, it: g.params[name]), "any"
+            return f"g.params[{key(name)}]", "any"
         if name in n.player_zones or name in n.player_families:
             self.fail(f"'{name}' is a zone of each player: say whose, as in 'me.{name}' or 'current.{name}'",
                       t, code="unknown-name")
@@ -276,6 +348,10 @@ class _Compiler:
         known = n.all_names() | set(s.locals) - set(FUNCTIONS)
         self.fail(f"unknown name '{name}'", t, did_you_mean(name, known), code="unknown-name")
 
+    def table(self, name: str) -> str:
+        """The namespace name of a card attribute's table (a list indexed by card id)."""
+        return self.ns.const(self.names.card_attrs[name], "A_" + name)
+
     def attr(self, t, s):
         base_tree, tok = t.children
         name = str(tok)
@@ -288,71 +364,42 @@ class _Compiler:
                 self.fail(f"'{name}' is a card attribute, but these are already attribute values, not cards",
                           tok, code="type")
             n.used.add(("attr", name))
-            table = n.card_attrs[name]
+            table = self.table(name)
             if kind == "card":
-                def one_card_attr(g, e, it):
-                    c = base(g, e, it)
-                    return None if c is None else table[c]
-                return one_card_attr, "value"
-
-            def card_attr(g, e, it):
-                v = base(g, e, it)
-                if type(v) is list:
-                    w = g.work - len(v)
-                    g.work = w
-                    if w < 0:
-                        raise over_items()
-                    return [table[c] for c in v]
-                return None if v is None else table[v]
-            return card_attr, ("values" if kind in ("cards", "list", "groups") else "any")
+                if simple(base):
+                    return f"(None if {base} is None else {table}[{base}])", "value"
+                return f"R_attr1({table}, {base})", "value"
+            if kind == "cards":
+                item = self.ns.fresh("c")
+                return f"[{table}[{item}] for {item} in {walked(base)}]", "values"
+            return f"R_attr(g, {table}, {base})", ("values" if kind in ("list", "groups") else "any")
         if name in n.card_vars:
             if kind in ("player", "players", "int", "str", "bool", "value", "values"):
                 self.fail(f"'{name}' is a card variable, but this is a {kind}", tok, code="type")
             n.used.add(("cvar", name))
             self.reads.add(("cvar", name))
-
-            def card_var(g, e, it):
-                v = base(g, e, it)
-                table = g.cvars[name]
-                if type(v) is list:
-                    _walked(g, v, "." + name)
-                    return [table[c] for c in v]
-                return None if v is None else table[v]
-            return card_var, ("values" if kind in ("cards", "list", "groups") else "any")
+            return f"R_card_var(g, {key(name)}, {base})", ("values" if kind in ("cards", "list", "groups") else "any")
         if name in n.player_zones or name in n.player_families:
             if kind in ("card", "cards", "int", "str", "bool"):
                 self.fail(f"'{name}' is a zone of each player, but this is a {kind}", tok, code="type")
             n.used.add(("zone", name))
             z = n.player_zones.get(name) or n.player_families[name]
             if name in n.player_families:
-                return _player_members(z, base), ("list" if kind != "players" else "list")
-            zid = z.zid
-            if isinstance(base_tree, Tree) and base_tree.data == "name" and str(base_tree.children[0]) not in s.locals:
-                who = str(base_tree.children[0])
-                if who == "me":
-                    return (lambda g, e, it: g.zones[g.zbase[zid] + e["me"]]), "cards"
-                if who == "current":
-                    return (lambda g, e, it: g.zones[g.zbase[zid] + g.current]), "cards"
-
-            def player_zone(g, e, it):
-                p = base(g, e, it)
-                if type(p) is list:
-                    return [g.zones[g.zbase[zid] + q] for q in p]
-                return g.zones[g.zbase[zid] + p]
-            return player_zone, ("list" if kind == "players" else "cards")
+                return f"R_player_family(g, {int(z.zid)}, {self._size(z)}, {base})", "list"
+            zid = int(z.zid)
+            bare = isinstance(base_tree, Tree) and base_tree.data == "name" and str(base_tree.children[0]) not in s.locals \
+                and str(base_tree.children[0]) in ("me", "current")
+            if bare or kind == "player":
+                return f"g.zones[g.zbase[{zid}] + {base}]", "cards"
+            return f"R_player_zone(g, {zid}, {base})", ("list" if kind == "players" else "cards")
         if name in n.player_vars:
             if kind in ("card", "cards", "str", "bool"):
                 self.fail(f"'{name}' is a variable of each player, but this is a {kind}", tok, code="type")
             n.used.add(("pvar", name))
             self.reads.add(("pvar", name))
-
-            def player_var(g, e, it):
-                p = base(g, e, it)
-                table = g.pvars[name]
-                if type(p) is list:
-                    return [table[q] for q in p]
-                return table[p]
-            return player_var, "any"
+            if kind == "player":
+                return f"g.pvars[{key(name)}][{base}]", "any"
+            return f"R_player_var(g, {key(name)}, {base})", "any"
         known = set(n.card_attrs) | set(n.card_vars) | set(n.player_zones) | set(n.player_families) | n.player_vars
         self.fail(f"unknown attribute '{name}'", tok, did_you_mean(name, known), code="unknown-name")
 
@@ -360,16 +407,13 @@ class _Compiler:
         base_tree, idx_tree = t.children
         member = self._member_slot(base_tree, idx_tree, s)
         if member is not None:
-            return (lambda g, e, it: g.zones[member(g, e, it)]), "cards"
+            return f"g.zones[{member}]", "cards"
         idx, _ = self.compile(idx_tree, s)
         base, kind = self.compile(base_tree, s)
-
-        def index(g, e, it):
-            return R.item(base(g, e, it), idx(g, e, it))
-        return index, ELEMENT.get(kind, "any")
+        return f"R_item({base}, {idx})", ELEMENT.get(kind, "any")
 
     def _member_slot(self, base_tree, idx_tree, s):
-        """`row[i]` or `p.stall[key]`: a callable giving the slot of one member of a family, or None when
+        """`row[i]` or `p.stall[key]`: the source of the slot of one member of a family, or None when
         the tree names no family."""
         n = self.names
         if not isinstance(base_tree, Tree):
@@ -378,12 +422,10 @@ class _Compiler:
                 and str(base_tree.children[0]) not in s.locals:
             z = n.families[str(base_tree.children[0])]
             n.used.add(("zone", z.name))
-            member = _member_of(z, self.compile(idx_tree, s)[0])
+            member = self._member_of(z, self.compile(idx_tree, s)[0])
             if z.slot >= 0:
-                first = z.slot
-                return lambda g, e, it: first + member(g, e, it)
-            zid = z.zid
-            return lambda g, e, it: g.zbase[zid] + member(g, e, it)
+                return f"{int(z.slot)} + {member}"
+            return f"g.zbase[{int(z.zid)}] + {member}"
         if base_tree.data == "attr" and str(base_tree.children[1]) in n.player_families:
             z = n.player_families[str(base_tree.children[1])]
             p, kind = self.compile(base_tree.children[0], s)
@@ -391,16 +433,40 @@ class _Compiler:
                 self.fail(f"'{z.name}' is a family of zones of each player, but this is a {kind}",
                           base_tree.children[1], code="type")
             n.used.add(("zone", z.name))
-            member = _member_of(z, self.compile(idx_tree, s)[0])
-            zid = z.zid
-            return lambda g, e, it: g.zbase[zid] + member(g, e, it) * g.n + p(g, e, it)
+            member = self._member_of(z, self.compile(idx_tree, s)[0])
+            return f"g.zbase[{int(z.zid)}] + {member} * g.n + {p}"
         return None
+
+    def _size(self, z) -> str:
+        """A family's number of members: fixed, or read from the game's layout."""
+        if z.keys is not None or isinstance(z.count, int):
+            return repr(int(z.size))
+        return f"g.layout.size[{int(z.zid)}]"
+
+    def _member_of(self, z, idx: str) -> str:
+        """The member number a key or index names in a family; a wrong one stops the game with its name."""
+        name = self.ns.const(z.name, "S_" + z.name)
+        if z.keys is not None:
+            table = self.ns.const({k: i for i, k in enumerate(z.keys)}, "K_" + z.name + "_keys")
+            shown = self.ns.const(", ".join(map(str, z.keys)), "S_" + z.name + "_keys")
+            return f"R_keyed({table}, {name}, {shown}, {idx})"
+        size = self._size(z)
+        if simple(idx):
+            return f"({idx} if type({idx}) is int and 0 <= {idx} < {size} else R_numbered({name}, {size}, {idx}))"
+        return f"R_numbered({name}, {size}, {idx})"
+
+    def _members(self, z) -> str:
+        """A shared family as a value: the list of its zones."""
+        if z.slot >= 0:
+            first, k = int(z.slot), int(z.size)
+            return f"g.zones[{first}:{first + k}]"
+        return f"R_family(g, {int(z.zid)}, {self._size(z)})"
 
     # operators ------------------------------------------------------------
     def neg(self, t, s):
         f, k = self.compile(t.children[0], s)
         self._number(k, t.children[0], "-")
-        return (lambda g, e, it: -f(g, e, it)), "int"
+        return f"(-{f})", "int"
 
     def _number(self, kind, node, op):
         """Arithmetic is on numbers: a player or a card is not one (their seat or id is not a value)."""
@@ -418,27 +484,17 @@ class _Compiler:
         if op == "+":
             kind = "int" if ka == kb == "int" else (ka if ka == kb else "any")
             if kind == "int":
-                def add_numbers(g, e, it):
-                    v = a(g, e, it) + b(g, e, it)
-                    if -MAX_NUMBER <= v <= MAX_NUMBER:
-                        return v
-                    raise too_large(v)
-                return add_numbers, kind
-            return (lambda g, e, it: R.plus(g, a(g, e, it), b(g, e, it))), kind
+                return capped(f"{a} + {b}", self.ns), kind
+            return f"R_plus(g, {a}, {b})", kind
         if op == "-":
             if ka == kb == "int":
-                def subtract_numbers(g, e, it):
-                    v = a(g, e, it) - b(g, e, it)
-                    if -MAX_NUMBER <= v <= MAX_NUMBER:
-                        return v
-                    raise too_large(v)
-                return subtract_numbers, "int"
-            return (lambda g, e, it: R.minus(a(g, e, it), b(g, e, it))), "int"
+                return capped(f"{a} - {b}", self.ns), "int"
+            return f"R_minus({a}, {b})", "int"
         if op == "*":
-            return (lambda g, e, it: R.times(a(g, e, it), b(g, e, it))), "int"
+            return f"R_times({a}, {b})", "int"
         if op == "/":
-            return (lambda g, e, it: a(g, e, it) // b(g, e, it)), "int"
-        return (lambda g, e, it: a(g, e, it) % b(g, e, it)), "int"
+            return f"({a} // {b})", "int"
+        return f"({a} % {b})", "int"
 
     def compare(self, t, s):
         left, op, right = t.children
@@ -446,29 +502,12 @@ class _Compiler:
         b, kb = self.compile(right, s)
         op = str(op)
         self._comparable(ka, kb, t)
-        const = self._constant(right)
-        if const is not None:
-            v = const[0]
-            ops = {"==": lambda g, e, it: a(g, e, it) == v, "!=": lambda g, e, it: a(g, e, it) != v,
-                   "<": lambda g, e, it: a(g, e, it) < v, "<=": lambda g, e, it: a(g, e, it) <= v,
-                   ">": lambda g, e, it: a(g, e, it) > v, ">=": lambda g, e, it: a(g, e, it) >= v}
-            return ops[op], "bool"
-        if op in ("==", "!="):
-            if ka in SCALAR_KINDS or kb in SCALAR_KINDS:
-                if op == "==":
-                    return (lambda g, e, it: a(g, e, it) == b(g, e, it)), "bool"
-                return (lambda g, e, it: a(g, e, it) != b(g, e, it)), "bool"
+        if op not in COMPARE:  # pragma: no cover - the grammar allows no other
+            self.fail(f"unknown comparison {op!r}", t)
+        if op in ("==", "!=") and not (ka in SCALAR_KINDS or kb in SCALAR_KINDS or self._constant(right)):
             # lists may be compared: their length is paid for
-            if op == "==":
-                return (lambda g, e, it: R.equal(g, a(g, e, it), b(g, e, it))), "bool"
-            return (lambda g, e, it: not R.equal(g, a(g, e, it), b(g, e, it))), "bool"
-        table = {
-            "<": lambda g, e, it: a(g, e, it) < b(g, e, it),
-            "<=": lambda g, e, it: a(g, e, it) <= b(g, e, it),
-            ">": lambda g, e, it: a(g, e, it) > b(g, e, it),
-            ">=": lambda g, e, it: a(g, e, it) >= b(g, e, it),
-        }
-        return table[op], "bool"
+            return f"({'' if op == '==' else 'not '}R_equal(g, {a}, {b}))", "bool"
+        return f"({a} {op} {b})", "bool"
 
     @staticmethod
     def _constant(tree):
@@ -488,72 +527,61 @@ class _Compiler:
 
     def in_op(self, t, s):
         a, _ = self.compile(t.children[0], s)
-        b, _ = self.compile(t.children[1], s)
-
-        def in_op(g, e, it):
-            x, xs = a(g, e, it), b(g, e, it)
-            if type(xs) is list:
-                w = g.work - len(xs)
-                g.work = w
-                if w < 0:
-                    raise over_items()
-                return x in xs
-            return R.contains(g, x, xs)
-        return in_op, "bool"
+        b, kb = self.compile(t.children[1], s)
+        if kb in LIST_KINDS:
+            return f"({a} in {walked(b)})", "bool"
+        return f"R_contains(g, {a}, {b})", "bool"
 
     def not_in_op(self, t, s):
         inside, _ = self.in_op(t, s)
-        return (lambda g, e, it: not inside(g, e, it)), "bool"
+        return f"(not {inside})", "bool"
 
     def and_op(self, t, s):
         a, _ = self.compile(t.children[0], s)
         b, _ = self.compile(t.children[1], s)
-        return (lambda g, e, it: a(g, e, it) and b(g, e, it)), "bool"
+        return f"({a} and {b})", "bool"
 
     def or_op(self, t, s):
         a, _ = self.compile(t.children[0], s)
         b, _ = self.compile(t.children[1], s)
-        return (lambda g, e, it: a(g, e, it) or b(g, e, it)), "bool"
+        return f"({a} or {b})", "bool"
 
     def not_op(self, t, s):
         a, _ = self.compile(t.children[0], s)
-        return (lambda g, e, it: not a(g, e, it)), "bool"
+        return f"(not {a})", "bool"
 
     def cond(self, t, s):
         then_t, test_t, else_t = t.children
         a, ka = self.compile(then_t, s)
         c, _ = self.compile(test_t, s)
         b, kb = self.compile(else_t, s)
-        return (lambda g, e, it: a(g, e, it) if c(g, e, it) else b(g, e, it)), (ka if ka == kb else "any")
+        return f"({a} if {c} else {b})", (ka if ka == kb else "any")
 
     def where(self, t, s):
         src, kind = self.compile(t.children[0], s)
         if kind in ("int", "bool", "str", "none", "player", "card", "value"):
             self.fail(f"'where' filters a list, but this is a single {kind}", t.children[1], code="type")
-        inner = Scope(s.locals, ELEMENT.get(kind, "any"))
-        fused = self._fused_filter(src, t.children[1], inner)
+        out_kind = kind if kind in ("cards", "players") else "list"
+        item = self.ns.fresh("x")
+        inner = Scope(s.locals, ELEMENT.get(kind, "any"), s.py, item, s.other)
+        fused = self._fused_test(t.children[1], inner)
         if fused is not None:
-            return fused, (kind if kind in ("cards", "players") else "list")
+            table, op, value = fused
+            if simple(value):
+                return f"[{item} for {item} in {walked(src)} if {table}[{item}] {op} {value}]", out_kind
+            return f"R_filter_{'eq' if op == '==' else 'ne'}(g, {src}, {table}, {value})", out_kind
         pred, _ = self.compile(t.children[1], inner)
-
-        def where(g, e, it):
-            xs = src(g, e, it)
-            w = g.work - len(xs)
-            g.work = w
-            if w < 0:
-                raise over_items()
-            return [x for x in xs if pred(g, e, x)]
-        return where, (kind if kind in ("cards", "players") else "list")
+        return f"[{item} for {item} in {walked(src)} if {pred}]", out_kind
 
     def lambda_(self, t, s):
         self.fail("'name -> ...' names the item of a per-item argument (as in 'map(players, p -> p.score)'); "
                   "it is not allowed here", t, code="lambda")
 
     def _fused_test(self, pred_tree, inner: Scope):
-        """For `attr == value` (or !=) where the value does not depend on the item: (table, op, value fn).
+        """For `attr == value` (or !=) where the value does not depend on the item: (table, op, value source).
 
-        The commonest test of card games (`suit == chosen`); fused, it costs one comparison per card
-        instead of several calls, and the value is computed once per use, not once per card."""
+        The commonest test of card games (`suit == chosen`): one lookup and one comparison per card,
+        the value computed once per use where it is more than a variable."""
         if not (isinstance(pred_tree, Tree) and pred_tree.data == "compare" and str(pred_tree.children[1]) in ("==", "!=")):
             return None
         if inner.it not in ("card", "any"):
@@ -565,17 +593,8 @@ class _Compiler:
                 if attr in self.names.card_attrs and attr not in inner.locals and not _uses_it(b, self.names, inner):
                     self.names.used.add(("attr", attr))
                     value, _ = self.compile(b, inner)
-                    return self.names.card_attrs[attr], str(op), value
+                    return self.table(attr), str(op), value
         return None
-
-    def _fused_filter(self, src, pred_tree, inner: Scope):
-        fused = self._fused_test(pred_tree, inner)
-        if fused is None:
-            return None
-        table, op, value = fused
-        if op == "==":
-            return lambda g, e, it: _filter_eq(g, src(g, e, it), table, value(g, e, it))
-        return lambda g, e, it: _filter_ne(g, src(g, e, it), table, value(g, e, it))
 
     def call(self, t, s):
         tok, *arg_trees = t.children
@@ -598,21 +617,25 @@ class _Compiler:
         for i, a in enumerate(arg_trees):
             if i in fn.per_item:
                 item_kind = ELEMENT.get(kinds[0], "any") if kinds else "any"
+                item = self.ns.fresh("x")
                 if isinstance(a, Tree) and a.data == "lambda_":
-                    name = str(a.children[0])
-                    if name in s.locals or name in self.names.all_names():
-                        self.fail(f"'{name}' is already a name here; choose another for the item", a.children[0],
+                    lname = str(a.children[0])
+                    if lname in s.locals or lname in self.names.all_names():
+                        self.fail(f"'{lname}' is already a name here; choose another for the item", a.children[0],
                                   code="name-clash")
-                    body, k = self.compile(a.children[1], Scope({**s.locals, name: item_kind}, item_kind))
-                    args.append(("named", (name, body)))
+                    inner = Scope({**s.locals, lname: item_kind}, item_kind, {**s.py, lname: item}, item, s.other)
+                    body, k = self.compile(a.children[1], inner)
+                    args.append(("item", (item, body)))
                     kinds.append(k)
                     continue
-                inner = Scope(s.locals, item_kind)
+                inner = Scope(s.locals, item_kind, s.py, item, s.other)
                 if isinstance(a, Tree) and a.data == "name" and str(a.children[0]) in self.names.card_attrs \
                         and str(a.children[0]) not in s.locals and item_kind in ("card", "any"):
                     # A bare attribute per item (`groups(me.hand, suit)`): look it up directly.
-                    self.names.used.add(("attr", str(a.children[0])))
-                    args.append(("key", self.names.card_attrs[str(a.children[0])].__getitem__))
+                    attr = str(a.children[0])
+                    self.names.used.add(("attr", attr))
+                    table = self.names.card_attrs[attr]
+                    args.append(("key", self.ns.const(table.__getitem__, "A_" + attr + "_of", ("getitem", id(table)))))
                     kinds.append("any")
                     continue
                 fused = self._fused_test(a, inner)
@@ -621,7 +644,7 @@ class _Compiler:
                     kinds.append("bool")
                     continue
                 f, k = self.compile(a, inner)
-                args.append(("item", f))
+                args.append(("item", (item, f)))
             else:
                 f, k = self.compile(a, s)
                 args.append(("value", f))
@@ -646,14 +669,12 @@ class _Compiler:
         n.used.add(("zone", z.name))
         n.used.add(("function", "keys"))
         if z.keys is not None:
-            keys = list(z.keys)
-            return (lambda g, e, it: keys), "list"
-        size = _size(z)
-        return (lambda g, e, it: list(range(size(g)))), "list"
+            return self.ns.const(list(z.keys), "K_" + z.name + "_keys"), "list"
+        return f"list(range({self._size(z)}))", "list"
 
     def _user_call(self, uf, tok, arg_trees, s):
         """A call of one of the ruleset's functions: its body is compiled here, with the kinds of the
-        arguments given, and runs with `me` and the arguments as its only local names."""
+        arguments given, into a function of its own whose only names are `me` and the arguments."""
         if len(arg_trees) != len(uf.args):
             self.fail(f"{uf.name}() takes {len(uf.args)} argument{'s' if len(uf.args) != 1 else ''}, "
                       f"got {len(arg_trees)}", tok, code="arity")
@@ -670,10 +691,12 @@ class _Compiler:
             self.fail(f"the functions called here expand to more than {MAX_EXPANSIONS} calls "
                       f"(through {' -> '.join(stack + [uf.name]) if stack else uf.name})", tok, code="too-large")
         args = [self.compile(a, s) for a in arg_trees]
-        body_scope = Scope({a: k for a, (_, k) in zip(uf.args, args)})
+        params = [local_name(a) for a in uf.args]
+        body_scope = Scope({a: k for a, (_, k) in zip(uf.args, args)}, None,
+                           {"me": "me", **dict(zip(uf.args, params))})
         stack.append(uf.name)
         try:
-            inner = _Compiler(self.names, uf.text)
+            inner = _Compiler(self.names, uf.text, self.ns)
             body, kind = inner.compile(uf.tree, body_scope)
         except ExprError as exc:
             message = exc.message if exc.message.startswith("in function") else f"in function '{uf.name}': {exc.message}"
@@ -682,99 +705,58 @@ class _Compiler:
             stack.pop()
         self.uses_random = self.uses_random or inner.uses_random
         self.reads |= inner.reads
-        fns = [f for f, _ in args]
-        names = uf.args
+        helper = self.ns.fresh_global("U_" + uf.name)
+        self.ns.defs.append(f"def {helper}(g, me, {', '.join(params)}):\n    return {body}\n\n\n"
+                            if params else f"def {helper}(g, me):\n    return {body}\n\n\n")
+        me = s.py.get("me") or "e.get('me')"
+        return f"{helper}(g, {', '.join([me] + [a for a, _ in args])})", kind
 
-        def user_call(g, e, it):
-            env = {"me": e["me"]} if "me" in e else {}
-            for n, f in zip(names, fns):
-                env[n] = f(g, e, it)
-            return body(g, env, None)
-        return user_call, kind
-
-    @staticmethod
-    def _call(fn, args):
-        impl, fname = fn.impl, fn.name
+    def _call(self, fn, args) -> str:
+        impl = f"F_{fn.name}"
+        values = [a for _, a in args]
+        if fn.name in WALKS and values:
+            # a builtin that walks its first argument, a list: each call pays the list's length
+            values[0] = f"R_walk_named(g, {values[0]}, {self.ns.const(fn.name, 'S_fn')})"
         if fn.needs_game:
-            fs = [f for _, f in args]
-            if fname in WALKS:
-                f0, f1 = fs
-
-                def call_walking_game(g, e, it):
-                    return impl(g, _walked(g, f0(g, e, it), fname), f1(g, e, it))
-                return call_walking_game
-            if len(fs) == 1:
-                f0 = fs[0]
-                return lambda g, e, it: impl(g, f0(g, e, it))
-            return lambda g, e, it: impl(g, *[f(g, e, it) for f in fs])
+            return f"{impl}(g, {', '.join(values)})"
         if not fn.per_item:
-            fs = [f for _, f in args]
-            if fname in WALKS or fname == "range":
-                return _walking_call(fn, fs)
-            if len(fs) == 1:
-                f0 = fs[0]
-                return lambda g, e, it: impl(f0(g, e, it))
-            return _walking_call(fn, fs)
+            if fn.name == "sum":
+                return f"R_sum({values[0]})"   # a sum stays within the cap of numbers
+            if fn.name == "range":
+                return f"R_made(g, {impl}({', '.join(values)}))"   # a range pays for the list it makes
+            joined = ", ".join(values)
+            if fn.name == "count" and joined.startswith("F_distinct(") and joined.endswith(")"):
+                return f"R_count_distinct({joined[len('F_distinct('):-1]})"   # how many differ: no order needed
+            return f"len({joined})" if fn.name == "count" else f"{impl}({joined})"
         (_, src), (how, per) = args
-        if how == "named":
-            name, body = per
-
-            def call_named(g, e, it):
-                inner = dict(e)
-
-                def item(x):
-                    inner[name] = x
-                    return body(g, inner, x)
-                return impl(_walked(g, src(g, e, it), fname), item)
-            return call_named
         if how == "key":
-            def call_key(g, e, it):
-                xs = src(g, e, it)
-                w = g.work - len(xs)
-                g.work = w
-                if w < 0:
-                    raise over_items()
-                return impl(xs, per)
-            return call_key
+            return f"{impl}({walked(src)}, {per})"
         if how == "fused":
             table, op, value = per
-            if fname == "any" and op == "==":
-                return lambda g, e, it: value(g, e, it) in [table[x] for x in _walked(g, src(g, e, it), fname)]
-            if op == "==":
-                def call_fused_eq(g, e, it):
-                    v = value(g, e, it)
-                    xs = src(g, e, it)
-                    w = g.work - len(xs)
-                    g.work = w
-                    if w < 0:
-                        raise over_items()
-                    return impl(xs, lambda x: table[x] == v)
-                return call_fused_eq
-
-            def call_fused_ne(g, e, it):
-                v = value(g, e, it)
-                return impl(_walked(g, src(g, e, it), fname), lambda x: table[x] != v)
-            return call_fused_ne
-
-        def call_per_item(g, e, it):
-            xs = src(g, e, it)
-            w = g.work - len(xs)
-            g.work = w
-            if w < 0:
-                raise over_items()
-            return impl(xs, lambda x: per(g, e, x))
-        return call_per_item
+            if fn.name in ("any", "all") and simple(value):
+                item = self.ns.fresh("x")
+                return f"{fn.name}({table}[{item}] {op} {value} for {item} in {walked(src)})"
+            if fn.name == "any" and op == "==":
+                return f"R_any_eq({walked(src)}, {table}, {value})"
+            return f"R_per_{'eq' if op == '==' else 'ne'}({impl}, {walked(src)}, {table}, {value})"
+        item, body = per
+        if fn.name in ("any", "all"):
+            return f"{fn.name}({body} for {item} in {walked(src)})"
+        if fn.name == "map":
+            return f"[{body} for {item} in {walked(src)}]"
+        if fn.name == "filter":
+            return f"[{item} for {item} in {walked(src)} if {body}]"
+        return f"{impl}({walked(src)}, lambda {item}: {body})"
 
     # zones as places ------------------------------------------------------
-    def zone_ref(self, t, s):
-        """Compile a tree that must denote one zone into a callable giving its slot."""
+    def zone_ref(self, t, s) -> str:
+        """Compile a tree that must denote one zone into the source of its slot."""
         n = self.names
         if isinstance(t, Tree) and t.data == "name":
             name = str(t.children[0])
             if name in n.shared_zones and name not in s.locals:
                 n.used.add(("zone", name))
-                slot = n.shared_zones[name]
-                return lambda g, e, it: slot
+                return repr(int(n.shared_zones[name]))
             if name in n.families:
                 self.fail(f"'{name}' is a family of zones: say which one, as in '{name}[0]'", t, code="zone")
             if name in n.player_zones or name in n.player_families:
@@ -784,7 +766,7 @@ class _Compiler:
         if isinstance(t, Tree) and t.data == "index":
             slot = self._member_slot(t.children[0], t.children[1], s)
             if slot is not None:
-                return slot
+                return f"({slot})"
         if isinstance(t, Tree) and t.data == "attr":
             base_t, tok = t.children
             name = str(tok)
@@ -796,131 +778,18 @@ class _Compiler:
                 if kind not in ("player", "any", "int"):
                     self.fail(f"'{name}' is a zone of each player, but this is a {kind}", tok, code="type")
                 n.used.add(("zone", name))
-                zid = n.player_zones[name].zid
-                return lambda g, e, it: g.zbase[zid] + p(g, e, it)
+                return f"(g.zbase[{int(n.player_zones[name].zid)}] + {p})"
             zones = set(n.player_zones) | set(n.player_families)
             self.fail(f"unknown zone '{name}'", tok, did_you_mean(name, zones), code="unknown-zone")
         self.fail("this is not a zone: write a zone name such as 'deck', 'row[i]' or 'me.hand'", t, code="zone")
 
 
-def _walking_call(fn, fs):
-    """A builtin that walks its first argument, a list: each call pays the list's length (a range pays
-    for the list it makes); a sum stays within the cap of numbers."""
-    impl, fname = fn.impl, fn.name
-    if fname == "sum":
-        f0 = fs[0]
-
-        def call_sum(g, e, it):
-            xs = _walked(g, f0(g, e, it), "sum")
-            v = impl(xs)
-            if type(v) is int and not -MAX_NUMBER <= v <= MAX_NUMBER:
-                raise too_large(v)
-            return v
-        return call_sum
-    if len(fs) == 1 and fname in WALKS:
-        f0 = fs[0]
-
-        def call_walking1(g, e, it):
-            xs = f0(g, e, it)
-            w = g.work - len(xs)
-            g.work = w
-            if w < 0:
-                raise over_items()
-            return impl(xs)
-        return call_walking1
-    if len(fs) == 2 and fname in WALKS:
-        f0, f1 = fs
-
-        def call_walking2(g, e, it):
-            xs = f0(g, e, it)
-            w = g.work - len(xs)
-            g.work = w
-            if w < 0:
-                raise over_items()
-            return impl(xs, f1(g, e, it))
-        return call_walking2
-
-    if fname == "range" and len(fs) == 1:
-        f0 = fs[0]
-
-        def call_range(g, e, it):
-            v = impl(f0(g, e, it))
-            w = g.work - len(v)   # what it made is paid for
-            g.work = w
-            if w < 0:
-                raise over_items()
-            return v
-        return call_range
-
-    def call(g, e, it):
-        v = impl(*[f(g, e, it) for f in fs])
-        if type(v) is list:   # a range: what it made is paid for
-            w = g.work - len(v)
-            g.work = w
-            if w < 0:
-                raise over_items()
-        return v
-    return call
-
-
-def _size(z):
-    """A family's number of members: fixed, or read from the game's layout."""
-    if z.keys is not None or isinstance(z.count, int):
-        k = z.size
-        return lambda g: k
-    zid = z.zid
-    return lambda g: g.layout.size[zid]
-
-
-def _member_of(z, idx):
-    """The member number a key or index names in a family; a wrong one stops the game with its name."""
-    name = z.name
-    if z.keys is not None:
-        table = {k: i for i, k in enumerate(z.keys)}
-        shown = ", ".join(map(str, z.keys))
-
-        def member(g, e, it):
-            key = idx(g, e, it)
-            m = table.get(key) if type(key) in (int, str) else None
-            if m is None:
-                raise IndexError(f"{name}[{key!r}] does not exist: the members of {name} are {shown}")
-            return m
-        return member
-    size = _size(z)
-
-    def numbered(g, e, it):
-        i = idx(g, e, it)
-        k = size(g)
-        if type(i) is not int or not 0 <= i < k:
-            raise IndexError(f"{name}[{i}] does not exist: {name} has {k} zones, numbered 0 to {k - 1}")
-        return i
-    return numbered
-
-
-def _members(z):
-    """A shared family as a value: the list of its zones."""
-    if z.slot >= 0:
-        first, k = z.slot, z.size
-        return lambda g, e, it: g.zones[first:first + k]
-    zid, size = z.zid, _size(z)
-
-    def members(g, e, it):
-        b = g.zbase[zid]
-        return g.zones[b:b + size(g)]
-    return members
-
-
-def _player_members(z, base):
-    """`p.stall`: the list of a player's zones of a family (for a list of players, a list of such lists)."""
-    zid, size = z.zid, _size(z)
-
-    def of(g, p):
-        b, n = g.zbase[zid], g.n
-        return [g.zones[b + m * n + p] for m in range(size(g))]
-
-    def members(g, e, it):
-        p = base(g, e, it)
-        if type(p) is list:
-            return [of(g, q) for q in p]
-        return of(g, p)
-    return members
+def member_of(z, idx):
+    """A callable giving the member number a key or index (a compiled expression) names in a family."""
+    compiler = _Compiler(Names(), z.name, new_namespace())
+    src = compiler._member_of(z, "_key")
+    compiler.ns.defs.append(f"def member(g, e, it):\n    _key = K_idx(g, e, it)\n    return {src}\n")
+    compiler.ns.values["K_idx"] = idx
+    fn = build("".join(compiler.ns.defs), compiler.ns, "<rulebook member>", remember=False)["member"]
+    fn.zone, fn.key = z, idx
+    return fn

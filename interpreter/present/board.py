@@ -164,6 +164,7 @@ def _decision(game, seat, words) -> dict | None:
             parts = option_parts(game, seat)
             return {"prompt": words(d.prompt),
                     "now": game.current_player == seat,
+                    "at": d.asked_at,   # a choice names the decision it answers (see Decision.asked_at)
                     "options": [{"label": words(label), "parts": [words(x) for x in part]}
                                 for label, part in zip(d.options, parts)]}
     return None

@@ -1,0 +1,247 @@
+"""A compiled Ruleset -> one generated Python module (option lists, effect segments), compiled and installed.
+
+`prepare(ruleset)` runs once per ruleset, when its first game starts: it writes the module, compiles
+it, gives each choice its option-listing function and puts a Segment node at the start of every
+run of fusible effects. Blocks keep their length and their other nodes, so a frame's position means
+what it meant before (saved games and replays are unchanged); the Segment makes the VM jump over
+the nodes it ran.
+"""
+from __future__ import annotations
+
+import itertools
+
+from ..engine import nodes as N
+from ..engine import flow as F
+from ..engine.budget import loop_pass
+from ..engine.choices import Action
+from ..engine.values import as_player, as_players
+from ..expr.compiler import new_namespace
+from .effects import Fuser
+from .emit import Lines, build, comment
+from .options import emit_options, emit_step
+
+NOT_COMPUTED = object()
+NODE_HELPERS = {
+    "N_move_cards": N.move_cards, "N_move_top": N.move_top, "N_deal": N.deal, "N_shuffle": N.shuffle,
+    "N_grown": N.grown, "N_as_player": as_player, "N_as_players": as_players, "N_set_card_var": N.set_card_var,
+    "N_set_var": N.set_var, "N_set_player_var": N.set_player_var, "N_loop_pass": loop_pass, "N_keep": N.keep, "N_keep_fresh": N.keep_fresh,
+    "R_NO": NOT_COMPUTED,
+}
+_serial = itertools.count(1)
+
+
+class Segment(N.Node):
+    """A run of fused effects at one position of a block: runs them all, then the VM goes on after them."""
+
+    def __init__(self, fn, end: int, nodes, generated):
+        self.fn, self.end, self.nodes, self.generated = fn, end, tuple(nodes), generated
+        first = nodes[0]
+        self.loc, self.text, self.id = first.loc, first.text, first.id
+
+    def run(self, vm, g, frame):
+        frame[1] = self.end
+        self.fn(vm, g, frame[2])
+
+    def origin(self, exc):
+        """The effect whose generated line raised `exc` (for located errors), or this segment's first."""
+        return self.generated.node_of(exc) or self.nodes[0]
+
+    def enclosing(self, exc):
+        """The fused loop whose body raised `exc` (the VM's stack does not show it), or None."""
+        return self.generated.node_of(exc, self.generated.loops)
+
+
+class Generated:
+    """A ruleset's generated module: its source, and which effect each line was written for."""
+
+    def __init__(self, source: str, filename: str, owners: list, offset: int, ns):
+        self.source, self.filename, self.owners, self.offset, self.ns = source, filename, owners, offset, ns
+        self.loops = []   # per line: the fused loop it sits in (set by prepare)
+
+    def node_of(self, exc, owners=None):
+        owners = self.owners if owners is None else owners
+        tb, line = exc.__traceback__, None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.filename:
+                line = tb.tb_lineno
+            tb = tb.tb_next
+        if line is None:
+            return None
+        i = line - 1 - self.offset
+        return owners[i] if 0 <= i < len(owners) else None
+
+
+class Builder:
+    """The module being written: its namespace, its lines, and functions still to write."""
+
+    def __init__(self, rs):
+        self.rs, self.names = rs, rs.names
+        self.ns = new_namespace()
+        self.ns.values.update(NODE_HELPERS)
+        self.lines = Lines()
+        self.later = []
+
+
+def choices(rs):
+    """Every choice a decision lists options of, with a name for its function and its `when`."""
+    for name, action in rs.actions.items():
+        yield action, f"O_{name}", action.when
+    for node in rs.nodes:
+        choice = getattr(node, "choice", None)
+        if isinstance(node, N.Choose) and choice is not None:
+            yield choice, f"O_choose_{node.id}", None
+
+
+def block_roles(rs) -> dict:
+    """A readable name for the blocks people know: actions' effects and procedures."""
+    roles = {}
+    for name, action in rs.actions.items():
+        if action.block is not None:
+            roles.setdefault(action.block, f"do_{name}")
+    for node in rs.nodes:
+        if isinstance(node, N.Call) and getattr(node, "name", None):
+            roles.setdefault(node.block, f"procedure_{node.name}")
+    return roles
+
+
+def has_tree(fn) -> bool:
+    """Whether code generation can write a compiled expression again (it kept its checked tree)."""
+    return getattr(fn, "tree", None) is not None or getattr(fn, "constant", None) is not None
+
+
+def emit_ends(b, node, fname) -> None:
+    """`def fname(g, e)`: the index of the first end condition that holds (the game's, then the round's)."""
+    from ..expr.compiler import emit_expr
+    lines = b.lines
+    lines.add(f"def {fname}(g, e):")
+    with lines.indent():
+        lines.add("me = e.get('me')")
+        for i, (cond, *_) in enumerate(node.game_ends + node.round_ends):
+            lines.add(f"if {emit_expr(cond, b.names, b.ns, {'me': 'me'})}:")
+            lines.add(f"    return {i}")
+        lines.add("return -1")
+    lines.add("")
+
+
+def sub_blocks(node) -> list:
+    """The blocks a node may push (its branches, bodies, the effects of the actions it offers)."""
+    out = [getattr(node, a, None) for a in ("then_block", "else_block", "body", "block", "if_empty")]
+    for action in getattr(node, "actions", None) or ():
+        out.append(action.block)
+    for entry in getattr(node, "game_ends", None) or ():
+        out.append(entry[3])
+    return [b for b in out if isinstance(b, int)]
+
+
+def vm_blocks(rs, fuser) -> list:
+    """The blocks the VM runs as frames, in order: from the game's block, through every node that is not
+    fused (a fused node's blocks are written inside its segment)."""
+    order, seen = [], set()
+    todo = [rs.game_block] + [a.block for a in rs.actions.values() if a.block is not None]
+    while todo:
+        bid = todo.pop()
+        if bid in seen:
+            continue
+        seen.add(bid)
+        order.append(bid)
+        for node in rs.blocks[bid]:
+            if not fuser.fusible(node):
+                todo.extend(sub_blocks(node))
+    return sorted(order)
+
+
+def prepare(rs) -> None:
+    """Generate, compile and install the ruleset's code (once; later calls do nothing)."""
+    if rs.generated is not None:
+        return
+    b = Builder(rs)
+    lines = b.lines
+    installs, ends = [], []
+    for choice, hint, when in choices(rs):
+        choice.listed_ok = False
+        if choice.subsets or not all(has_tree(f) for f in list(choice.domains) + [choice.cond, when] if f is not None):
+            continue   # subset arguments are listed by the engine (see choices.py)
+        choice.listed_ok = True
+        fname = b.ns.fresh_global(hint)
+        lines.node = None
+        lines.add(comment(f"the options of {choice.name}"))
+        emit_options(b, choice, fname, when if isinstance(choice, Action) else None)
+        lines.add("")
+        installs.append((choice, fname))
+    for node in rs.nodes:
+        if type(node) is F.Step and node.players is None and all(a.listed_ok for a in node.actions):
+            fname = b.ns.fresh_global(f"S_{node.name}")
+            lines.add(comment(f"the options of the step {node.name}"))
+            emit_step(b, node, fname)
+            lines.add("")
+            installs.append((node, fname))
+        elif type(node) is F.EndChecks and all(has_tree(f) for f, *_ in node.game_ends + node.round_ends):
+            fname = b.ns.fresh_global("E_ends")
+            lines.add(comment("the end conditions, the game's first"))
+            emit_ends(b, node, fname)
+            ends.append((node, fname))
+    fuser = Fuser(b)
+    roles = block_roles(rs)
+    runs = []   # (block id, start, end, function name)
+    seen = set()
+    for bid in vm_blocks(rs, fuser):
+        block = rs.blocks[bid]
+        if id(block) in seen or not block:
+            continue
+        seen.add(id(block))
+        i = 0
+        while i < len(block):
+            if not fuser.fusible(block[i]):
+                i += 1
+                continue
+            j = i
+            while j < len(block) and fuser.fusible(block[j]):
+                j += 1
+            role = roles.get(bid, f"block{bid}")
+            fname = b.ns.fresh_global(f"B_{role}" if i == 0 else f"B_{role}_from{i}")
+            fuser.segment(list(block[i:j]), fname, f"{role}: effects {i + 1} to {j} of {len(block)}")
+            runs.append((bid, i, j, fname))
+            i = j
+    while b.later:
+        fn, args = b.later.pop(0)
+        fn(*args)
+    head = "".join(b.ns.defs)
+    source = head + lines.text()
+    filename = f"<rulebook {comment(rs.name)[2:40]} #{next(_serial)}>"
+    values = build(source, b.ns, filename)
+    generated = Generated(source, filename, lines.owner, head.count("\n"), b.ns)
+    generated.loops = lines.loops
+    for choice, fname in installs:
+        choice.listed = values[fname]
+    for node, fname in ends:
+        node.first_end = values[fname]
+    edited = {}   # id(old block) -> (old block, its nodes with segments in)
+    for bid, i, j, fname in runs:
+        block = rs.blocks[bid]
+        nodes = edited.setdefault(id(block), (block, list(block)))[1]
+        nodes[i] = Segment(values[fname], j, block[i:j], generated)
+    new = {k: tuple(nodes) for k, (_, nodes) in edited.items()}
+    for bid, block in enumerate(rs.blocks):
+        if id(block) in new:
+            rs.blocks[bid] = new[id(block)]   # a block shared by several ids stays shared
+    rs.reindex_blocks()
+    rs.generated = generated
+
+
+def python_source(rs) -> str:
+    """The generated module of a ruleset as people read it: the constants it names, then the code."""
+    prepare(rs)
+    gen = rs.generated
+    out = [comment(f"Python generated for the ruleset {rs.name}"), "# constants:"]
+    for name, value in gen.ns.shown:
+        out.append(comment(f"{name} = {_shown(value)}"))
+    return "\n".join(out) + "\n\n" + gen.source
+
+
+def _shown(value) -> str:
+    if callable(value):
+        text = getattr(value, "text", None)
+        return f"<expression {text!r}>" if text else f"<{type(value).__name__}>"
+    text = repr(value)
+    return text if len(text) <= 100 else text[:97] + "..."
+

@@ -1,0 +1,205 @@
+"""A choice (arguments, their domains, an `if`) -> Python source of one function that lists its legal options.
+
+The options are nested loops over the domains with the condition inline, in domain order (the
+order the engine has always offered). Parts of a domain or of the condition that do not depend on
+the innermost arguments are computed once per value of the arguments they do depend on ("loop
+invariants"), and only when first needed: choices have no side effects (no random draws), so a
+value computed once is the value every iteration would compute, and a part that is never needed is
+never computed (it cannot raise an error the loops would not have raised).
+"""
+from __future__ import annotations
+
+from lark import Tree
+
+from ..engine.budget import MAX_STEP_ITEMS
+from ..expr.compiler import _uses_it
+from ..expr.parser import _names_in
+from .emit import comment, local_name
+
+# parts worth computing once: anything more than reading a name or a literal
+HOISTABLE = {"call", "where", "binary", "attr", "index", "neg", "cond", "list_", "in_op", "not_in_op", "compare",
+             "and_op", "or_op", "not_op"}
+
+
+def worth_computing_once(tree) -> bool:
+    literal = tree.data == "list_" and all(isinstance(c, Tree) and c.data in ("int_", "string") for c in tree.children)
+    return tree.data in HOISTABLE and not literal
+
+
+def _strict_children(tree):
+    """The children of a tree that are evaluated whenever the tree is (not the lazy side of and/or/if-else,
+    nor what is evaluated per item)."""
+    data, kids = tree.data, tree.children
+    if data in ("and_op", "or_op"):
+        return [kids[0]]
+    if data == "cond":
+        return [kids[1]]
+    if data == "where":
+        return [kids[0]]
+    if data == "call":
+        from ..expr.functions import FUNCTIONS
+        fn = FUNCTIONS.get(str(kids[0]))
+        per_item = fn.per_item if fn is not None else ()
+        return [c for i, c in enumerate(kids[1:]) if i not in per_item and isinstance(c, Tree)
+                and c.data != "lambda_"]
+    return [c for c in kids if isinstance(c, Tree)]
+
+
+class Hoister:
+    """Finds the parts of an expression to compute at an outer loop level: level = how many of the
+    arguments (in order) the part needs."""
+
+    def __init__(self, arg_level: dict, names, scope):
+        self.arg_level, self.names, self.scope = arg_level, names, scope
+
+    def level(self, tree) -> int:
+        return max((self.arg_level[n] for n in _names_in(tree) if n in self.arg_level), default=0)
+
+    def parts(self, tree, here: int) -> list:
+        """[(level, tree)] of the parts of `tree`, evaluated at level `here`, worth computing earlier;
+        inner parts come before the parts that contain them."""
+        found = []
+        self._visit(tree, here, found)
+        return found
+
+    def _visit(self, tree, here, found):
+        if not isinstance(tree, Tree):
+            return
+        if worth_computing_once(tree) and not _uses_it(tree, self.names, self.scope):
+            lv = self.level(tree)
+            if lv < here:
+                for child in _strict_children(tree):
+                    self._visit(child, lv, found)
+                found.append((lv, tree))
+                return
+        for child in _strict_children(tree):
+            self._visit(child, here, found)
+
+
+def emit_options(builder, choice, fname: str, when=None) -> None:
+    """Write `def fname(g, e, me)`: the choice's options as a list of argument tuples (`when`: an action's
+    condition checked first, giving no options when false)."""
+    lines = builder.lines
+    lines.add(f"def {fname}(g, e, me):")
+    with lines.indent():
+        lines.add("out = []")
+        emit_listing(builder, choice, when, None)
+        lines.add("return out")
+    lines.add("")
+
+
+def emit_step(builder, step, fname: str) -> None:
+    """Write `def fname(g, e, me)`: every option of a step's actions as (action index, arguments), and the
+    step's pass (-1, ()) when it is optional and there is something to pass on."""
+    lines = builder.lines
+    lines.add(f"def {fname}(g, e, me):")
+    with lines.indent():
+        lines.add("out = []")
+        for i, action in enumerate(step.actions):
+            lines.add(comment(f"{action.name}"))
+            emit_listing(builder, action, action.when, i)
+        if step.optional:
+            lines.add("if out:")
+            lines.add("    out.append((-1, ()))")
+        lines.add("return out")
+    lines.add("")
+
+
+def emit_listing(builder, choice, when, index) -> None:
+    """Statements that append the choice's options to `out`: argument tuples, or (index, arguments)."""
+    from ..expr.compiler import emit_expr, walked, walked_source
+    lines, ns, names = builder.lines, builder.ns, builder.names
+    args = choice.arg_names
+    variables = [local_name(a) for a in args]
+    arg_level = {a: i + 1 for i, a in enumerate(args)}
+    depth = 0
+    if when is not None:
+        lines.add(f"if {emit_expr(when, names, ns, {'me': 'me'})}:")
+        lines.depth += 1
+        depth += 1
+    # what each level computes: the domain of its argument, then (innermost) the condition
+    exprs = [(i, d) for i, d in enumerate(choice.domains)] + ([(len(args), choice.cond)] if choice.cond else [])
+    subst = {}        # id(tree) -> (variable, kind), for hoisted parts once written
+    planned = set()
+    resets = {}       # level -> [variables to mark as not computed yet]
+    fills = {}        # use level -> [(variable, tree, fn)], inner parts first
+    eager = []        # domains that need no argument: computed first, as the engine always did
+    for here, fn in exprs:
+        if fn is None or getattr(fn, "tree", None) is None:
+            continue
+        hoister = Hoister(arg_level, names, fn.scope)
+        if 0 < here < len(args) and hoister.level(fn.tree) == 0 and worth_computing_once(fn.tree):
+            eager.append((ns.fresh("d"), fn.tree, fn))
+            planned.add(id(fn.tree))
+        for lv, tree in hoister.parts(fn.tree, here):
+            if id(tree) in planned:
+                continue
+            planned.add(id(tree))
+            var = ns.fresh("h")
+            resets.setdefault(lv, []).append(var)
+            fills.setdefault(here, []).append((var, tree, fn))
+
+    def emit(fn, py):
+        return emit_expr(fn, names, ns, py, subst=subst)
+
+    # every domain walked pays its length from the step's budget (engine/budget.py); with several
+    # arguments that is their combinations, refused as such when they are too many
+    if len(args) > 1:
+        too_many = ns.const(f"the arguments of '{choice.name}' make more than {MAX_STEP_ITEMS:,} "
+                            "combinations to try (see Limits in the language reference)", "S_combos")
+
+        def domain(fn, py):
+            return f"R_combos(g, {walked_source(emit(fn, py))}, {too_many})"
+    else:
+        def domain(fn, py):
+            return walked(emit(fn, py))
+
+    py = {"me": "me"}
+    for var, tree, fn in eager:
+        src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True)
+        subst[id(tree)] = (var, kind)
+        lines.add(f"{var} = {src}")
+    row = "(" + ", ".join(variables) + ("," if len(variables) == 1 else "") + ")"
+    if index is not None:
+        row = f"({index}, {row})"
+    if not fills:
+        # no part waits for an argument: one list comprehension
+        loops = []
+        for name, var in zip(args, variables):
+            loops.append(f"for {var} in {domain(choice.domains[len(loops)], py)}")
+            py = {**py, name: var}
+        cond = f" if {emit(choice.cond, py)}" if choice.cond is not None else ""
+        if loops:
+            lines.add(f"out += [{row} {' '.join(loops)}{cond}]")
+        elif cond:
+            lines.add(f"if {emit(choice.cond, py)}:")
+            lines.add(f"    out.append({row})")
+        else:
+            lines.add(f"out.append({row})")
+        lines.depth -= depth
+        return
+
+    def fill(level, py):
+        for var, tree, fn in fills.get(level, ()):
+            src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True)
+            subst[id(tree)] = (var, kind)
+            lines.add(f"if {var} is R_NO:")
+            lines.add(f"    {var} = {src}")
+
+    for i, (name, var) in enumerate(zip(args, variables)):
+        for v in resets.get(i, ()):
+            lines.add(f"{v} = R_NO")
+        fill(i, py)
+        lines.add(f"for {var} in {domain(choice.domains[i], py)}:")
+        lines.depth += 1
+        depth += 1
+        py = {**py, name: var}
+    for v in resets.get(len(args), ()):
+        lines.add(f"{v} = R_NO")
+    fill(len(args), py)
+    if choice.cond is not None:
+        lines.add(f"if {emit(choice.cond, py)}:")
+        lines.add(f"    out.append({row})")
+    else:
+        lines.add(f"out.append({row})")
+    lines.depth -= depth

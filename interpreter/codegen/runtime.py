@@ -1,0 +1,167 @@
+"""The helpers generated code calls (expression parts too long to write inline), by their namespace names.
+
+Every name here is a global of generated code (see emit.py: globals look like `X_name`). Helpers
+take plain values; none reads author text.
+"""
+from __future__ import annotations
+
+from ..engine.budget import MAX_NUMBER, number, over_items, too_large
+from ..engine.nodes import snapshot
+from ..errors import GameError
+from ..expr import runtime as X
+from ..expr.functions import FUNCTIONS
+
+
+# the work budget (engine/budget.py): every walk over a list pays its length ----------------------------
+def walk(g, xs):
+    """A list walked over (by `where`, `in`, a per-item function ...), paid for by its length."""
+    w = g.work - len(xs)
+    g.work = w
+    if w < 0:
+        raise over_items()
+    return xs
+
+
+def walk_named(g, xs, name):
+    """The list a builtin walks over, paid for by its length; anything else is refused in its words."""
+    t = type(xs)
+    if t is not list and t is not tuple:
+        raise X.call_error(name, [xs])
+    w = g.work - len(xs)
+    g.work = w
+    if w < 0:
+        raise over_items()
+    return xs
+
+
+def combos(g, xs, message):
+    """A domain of a choice of several arguments, walked once per combination of the ones before it."""
+    w = g.work - len(xs)
+    g.work = w
+    if w < 0:
+        raise GameError(message, "budget")
+    return xs
+
+
+def made(g, v):
+    """A list a builtin made (a range), paid for by its length."""
+    if type(v) is list:
+        w = g.work - len(v)
+        g.work = w
+        if w < 0:
+            raise over_items()
+    return v
+
+
+def total(xs):
+    """sum(xs), within the cap of numbers."""
+    v = FUNCTIONS["sum"].impl(xs)
+    if type(v) is int and not -MAX_NUMBER <= v <= MAX_NUMBER:
+        raise too_large(v)
+    return v
+
+
+def too_large_number(v):
+    raise too_large(v)
+
+
+def filter_eq(g, items, table, value):
+    return [x for x in walk(g, items) if table[x] == value]
+
+
+def filter_ne(g, items, table, value):
+    return [x for x in walk(g, items) if table[x] != value]
+
+
+def attr_of(g, table, v):
+    """A card attribute: of one card, of each card of a list (paid for), or none for none."""
+    if type(v) is list:
+        return [table[c] for c in walk(g, v)]
+    return None if v is None else table[v]
+
+
+def attr1(table, c):
+    """A card attribute of one card (none for none)."""
+    return None if c is None else table[c]
+
+
+def card_var(g, name, v):
+    """A card variable: of one card, of each card of a list, or none for none."""
+    table = g.cvars[name]
+    if type(v) is list:
+        return [table[c] for c in walk_named(g, v, "." + name)]
+    return None if v is None else table[v]
+
+
+def player_zone(g, zid, p):
+    """A zone of each player: of one player, or the list of them for a list of players."""
+    if type(p) is list:
+        return [g.zones[g.zbase[zid] + q] for q in p]
+    return g.zones[g.zbase[zid] + p]
+
+
+def player_var(g, name, p):
+    table = g.pvars[name]
+    if type(p) is list:
+        return [table[q] for q in p]
+    return table[p]
+
+
+def family(g, zid, size):
+    """A shared family as a value: the list of its zones."""
+    b = g.zbase[zid]
+    return g.zones[b:b + size]
+
+
+def player_family(g, zid, size, p):
+    """`p.stall`: a player's zones of a family (for a list of players, a list of such lists)."""
+    b, n = g.zbase[zid], g.n
+    if type(p) is list:
+        return [[g.zones[b + m * n + q] for m in range(size)] for q in p]
+    return [g.zones[b + m * n + p] for m in range(size)]
+
+
+def numbered(name, size, i):
+    """The member number `i` of a numbered family; a wrong one stops the game with its name."""
+    if type(i) is not int or not 0 <= i < size:
+        raise IndexError(f"{name}[{i}] does not exist: {name} has {size} zones, numbered 0 to {size - 1}")
+    return i
+
+
+def keyed(table, name, shown, key):
+    """The member number a key names in a keyed family."""
+    m = table.get(key) if type(key) in (int, str) else None
+    if m is None:
+        raise IndexError(f"{name}[{key!r}] does not exist: the members of {name} are {shown}")
+    return m
+
+
+def count_distinct(items):
+    """count(distinct(items))."""
+    try:
+        return len(set(items))
+    except TypeError:   # unhashable items (lists): the slow way
+        return len(FUNCTIONS["distinct"].impl(items))
+
+
+def any_eq(items, table, value):
+    return value in [table[x] for x in items]
+
+
+def per_eq(impl, items, table, value):
+    return impl(items, lambda x: table[x] == value)
+
+
+def per_ne(impl, items, table, value):
+    return impl(items, lambda x: table[x] != value)
+
+
+HELPERS = {
+    "R_times": X.times, "R_plus": X.plus, "R_minus": X.minus, "R_equal": X.equal, "R_contains": X.contains,
+    "R_item": X.item, "R_walk": walk, "R_walk_named": walk_named, "R_combos": combos, "R_made": made, "R_sum": total,
+    "R_MAX": MAX_NUMBER, "R_too_large": too_large_number, "R_number": number, "R_filter_eq": filter_eq, "R_filter_ne": filter_ne, "R_attr": attr_of, "R_attr1": attr1,
+    "R_card_var": card_var, "R_player_zone": player_zone, "R_player_var": player_var, "R_family": family,
+    "R_player_family": player_family, "R_numbered": numbered, "R_keyed": keyed, "R_any_eq": any_eq,
+    "R_per_eq": per_eq, "R_per_ne": per_ne, "R_snapshot": snapshot, "R_count_distinct": count_distinct,
+}
+HELPERS.update({f"F_{name}": fn.impl for name, fn in FUNCTIONS.items()})
