@@ -11,7 +11,7 @@ import click
 import yaml
 
 from interpreter import Game, RulebookError, RulesetError, load, load_source
-from interpreter.agents import AGENTS
+from interpreter.agents import AGENTS, AgentSpecError, agent_problem, parse_spec
 from interpreter.bundled import bundled, resolve, schema_path
 from interpreter.errors import Diagnostic, did_you_mean
 from interpreter.parameters import override_problem
@@ -49,15 +49,31 @@ def _overrides(rules, values) -> dict:
     return out
 
 
-def _agents(text: str | None) -> list[str]:
-    """`--agents a,b` -> names, each one an agent that exists."""
+def _agents(text: str | None, rules=None) -> list[str]:
+    """`--agents a,b:key=value` -> agent specs, each one an agent that exists with settings it takes (and,
+    given the ruleset, one that can play it)."""
     names = [a.strip() for a in text.split(",") if a.strip()] if text else []
     for name in names:
-        if name not in AGENTS:
-            hint = did_you_mean(name, AGENTS)
-            raise click.BadParameter(f"unknown agent '{name}' (agents: {', '.join(AGENTS)})"
-                                     + (f"; {hint}" if hint else ""), param_hint="'--agents'")
+        try:
+            spec = parse_spec(name)
+        except AgentSpecError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--agents'")
+        problem = agent_problem(spec, rules) if rules is not None else None
+        if problem:
+            raise click.BadParameter(problem, param_hint="'--agents'")
     return names
+
+
+def _bots_only(names: list[str], what: str) -> None:
+    if any(parse_spec(n).name == "human" for n in names):
+        raise click.BadParameter(what, param_hint="'--agents'")
+
+
+AGENTS_HELP = ("Agents by seat, comma-separated: random, first, greedy "
+               "(one step ahead, scored by the ruleset's 'agents: evaluate', else by its score parts: own "
+               "total minus the best other), mcts (tree search over worlds dealt from what the player sees), "
+               "human, or module:ClassName (your own Python agent; see docs/agents.md). Settings follow a "
+               "name: mcts:iterations=400:time=1 (see 'rulebook agents').")
 
 
 def _players(rules, players: int | None) -> int:
@@ -173,8 +189,8 @@ def validate(files, fmt, strict, games):
 @cli.command()
 @click.argument("ruleset", required=False)
 @click.option("--players", "-p", type=int, help="Number of players (default: the ruleset's minimum).")
-@click.option("--agents", "-a", help="Agents by seat, comma-separated: human, random, first, greedy. Seats after "
-              "the list repeat its bots (never human). Default: you, then the ruleset's default bot.")
+@click.option("--agents", "-a", help=AGENTS_HELP + " Seats after the list repeat its bots (never human). "
+              "Default: you, then the ruleset's default bot.")
 @click.option("--seed", "-s", type=int, default=None, help="Random seed (default: a fresh one, printed).")
 @click.option("--param", "params", multiple=True, help="Override a parameter: --param hand_size=7.")
 @click.option("--names", help="Names of the seats, comma-separated: --names Ada,Bea.")
@@ -208,14 +224,14 @@ def play(ruleset, players, agents, seed, params, names, plain, resume, quiet):
     if saved is not None:
         game = Game.from_json(rules, saved["game"])
         n, seed, overrides = game.state.n, saved["seed"], saved.get("params") or {}
-        seats = play_seats(_agents(agents), n, rules.default_agent or "random") if agents else saved["agents"]
+        seats = play_seats(_agents(agents, rules), n, rules.default_agent or "random") if agents else saved["agents"]
         seat_names = _names(names, n) if names else saved.get("names") or []
     else:
         n = _players(rules, players)
         if seed is None:
             seed = int.from_bytes(os.urandom(4), "big")
         overrides = _overrides(rules, params)
-        seats = play_seats(_agents(agents), n, rules.default_agent or "random")
+        seats = play_seats(_agents(agents, rules), n, rules.default_agent or "random")
         seat_names = _names(names, n)
         game = Game.new(rules, n, seed=seed, params=overrides)
     plain = plain or not sys.stdout.isatty()
@@ -288,8 +304,8 @@ def serve(ruleset, port, host):
 @click.option("--games", "-n", type=click.IntRange(1, 10_000_000), default=100, show_default=True,
               help="Number of games.")
 @click.option("--players", "-p", type=int, help="Number of players (default: the ruleset's minimum).")
-@click.option("--agents", "-a", help="Agents by seat, comma-separated: random, first, greedy (repeats to fill). "
-              "Default: the ruleset's default bot (random if it names none).")
+@click.option("--agents", "-a", help=AGENTS_HELP + " The list repeats to fill the seats. Default: the ruleset's default bot (random if it "
+              "names none).")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the first game; game i uses seed+i.")
 @click.option("--param", "params", multiple=True, help="Override a parameter: --param hand_size=7.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
@@ -303,9 +319,8 @@ def simulate_cmd(ruleset, games, players, agents, seed, params, as_json):
     """
     rules = load(ruleset)
     n = _players(rules, players)
-    names = _agents(agents) or [rules.default_agent or "random"]
-    if "human" in names:
-        raise click.BadParameter("simulate plays bots only; use 'rulebook play' to play", param_hint="'--agents'")
+    names = _agents(agents, rules) or [rules.default_agent or "random"]
+    _bots_only(names, "simulate plays bots only; use 'rulebook play' to play")
     overrides = _overrides(rules, params)
     show_bar = games >= 50 and not as_json and sys.stderr.isatty()
     if show_bar:
@@ -468,15 +483,14 @@ def explain(ruleset, resolved):
 @cli.command()
 @click.argument("ruleset")
 @click.option("--players", "-p", type=int, help="Number of players (default: the ruleset's minimum).")
-@click.option("--agents", "-a", help="Agents by seat (default: the ruleset's default bot, else random).")
+@click.option("--agents", "-a", help=AGENTS_HELP + " The list repeats to fill the seats. Default: the ruleset's default bot, else random.")
 @click.option("--seed", "-s", type=int, default=0, show_default=True)
 def transcript(ruleset, players, agents, seed):
     """Print the full transcript of one seeded bot game (the format of the golden transcripts)."""
     rules = load(ruleset)
     n = _players(rules, players)
-    names = _agents(agents) or [rules.default_agent or "random"]
-    if "human" in names:
-        raise click.BadParameter("a transcript is of bots only; use 'rulebook play' to play", param_hint="'--agents'")
+    names = _agents(agents, rules) or [rules.default_agent or "random"]
+    _bots_only(names, "a transcript is of bots only; use 'rulebook play' to play")
     game = play_one(rules, n, seed, seat_agents(names, n), record=True)
     click.echo(format_transcript(rules, game, seed, names), nl=False)
 

@@ -96,7 +96,8 @@ USAGE_ERRORS = [
     (["simulate", "cubirds", "--games", "x"], "'x' is not a valid integer range"),
     (["simulate", "cubirds", "--players", "1"], "Invalid value for '--players': cubirds is for 2 to 5 players, not 1"),
     (["simulate", "cubirds", "--agents", "randm"],
-     "Invalid value for '--agents': unknown agent 'randm' (agents: random, first, greedy, human); "
+     "Invalid value for '--agents': unknown agent 'randm' (agents: random, first, greedy, mcts, human, "
+     "or module:ClassName); "
      "did you mean 'random'?"),
     (["simulate", "cubirds", "--agents", "human"], "simulate plays bots only"),
     (["simulate", "cubirds", "--param", "hand_sz=3"],

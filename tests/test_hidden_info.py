@@ -327,7 +327,9 @@ def test_a_bots_world_keeps_what_it_was_shown_and_hides_what_it_may_not_know():
         world = determinize(game, 0, random.Random(seed))
         assert zone(world, "hand", 1) == zone(game, "hand", 1)          # shown: stays put
         assert world.state.pvars["coins"] == [5, 5] and world.state.vars["secret_total"] == 0
-        assert zone(world, "vault", 1) == zone(game, "vault", 1)        # seen as nothing: stays put
+        assert len(zone(world, "vault", 1)) == len(zone(game, "vault", 1))   # seen as nothing: its size kept,
+    # but not its card: a zone shown as nothing is dealt with the other cards the player cannot see
+    assert any(zone(determinize(game, 0, random.Random(s)), "vault", 1) != zone(game, "vault", 1) for s in range(5))
     other_world = determinize(game, 1, random.Random(0))
     assert other_world.state.pvars["coins"] == [5, 9]
 
