@@ -56,6 +56,8 @@ def _agents(text: str | None, rules=None) -> list[str]:
     for name in names:
         try:
             spec = parse_spec(name)
+            if spec.user:
+                spec.make(0)   # the module imports, the class exists and takes these settings
         except AgentSpecError as exc:
             raise click.BadParameter(str(exc), param_hint="'--agents'")
         problem = agent_problem(spec, rules) if rules is not None else None
@@ -356,6 +358,72 @@ def _print_stats(s):
             f"{seat} " + ", ".join(f"{k} {row[k]:.2f}" for k in parts) for seat, row in s["mean_score_parts"].items()))
     click.echo(f"time: {s['seconds']:.2f} s, {s['games_per_second']:.1f} games/s, "
                f"{s['decisions'] / s['seconds'] if s['seconds'] else 0:.0f} decisions/s")
+
+
+@cli.command("tournament")
+@click.argument("ruleset")
+@click.option("--agents", "-a", required=True,
+              help="The agents that play, comma-separated specs as in simulate (mcts:iterations=400, greedy, "
+                   "module:ClassName ...). With fewer agents than seats the list repeats to fill the table; a "
+                   "spec named twice is one agent in two seats.")
+@click.option("--games", "-n", type=click.IntRange(1, 10_000_000), default=100, show_default=True,
+              help="Number of games (rounded up to whole cycles of the seatings).")
+@click.option("--players", "-p", type=int, help="Number of players (default: the ruleset's minimum).")
+@click.option("--seed", "-s", type=int, default=0, show_default=True,
+              help="Seed of the first cycle; cycle c (every seating once) uses seed+c.")
+@click.option("--param", "params", multiple=True, help="Override a parameter: --param hand_size=7.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Play on this many processes (the results are the same for any number).")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+def tournament_cmd(ruleset, agents, games, players, seed, params, jobs, as_json):
+    """Play agents against each other with every agent in every seat equally often; report win rates with
+    95% intervals per agent, per seat and per agent in each seat, pairwise results and decision times.
+
+    A win counts 1, a win shared by k players 1/k, a game nobody won 1/n for each seat. Pairwise, an
+    agent finished ahead of another when it won and the other did not, else when its score total was
+    higher.
+
+    \b
+    Examples:
+      rulebook tournament NAME --agents mcts,greedy,random --games 300
+      rulebook tournament NAME --players 4 --agents mcts,greedy --games 200 --jobs 2 --json
+      rulebook tournament NAME --agents mcts:iterations=100,mcts:iterations=400 --games 100
+    """
+    from interpreter.tournament import report_text, tournament
+    rules = load(ruleset)
+    n = _players(rules, players)
+    names = _agents(agents, rules)
+    if not names:
+        raise click.BadParameter("name at least one agent", param_hint="'--agents'")
+    _bots_only(names, "a tournament plays bots only; use 'rulebook play' to play")
+    overrides = _overrides(rules, params)
+    show_bar = not as_json and sys.stderr.isatty()
+    if show_bar:
+        from interpreter.tournament import schedule
+        total = len(schedule(names, n, games, seed)[0])
+        with click.progressbar(length=total, label="playing", file=sys.stderr) as bar:
+            summary = tournament(rules, names, n, games, seed, overrides, jobs, progress=bar.update)
+    else:
+        summary = tournament(rules, names, n, games, seed, overrides, jobs)
+    click.echo(json.dumps(summary, indent=2) if as_json else report_text(summary))
+
+
+@cli.command("agents")
+def agents_cmd():
+    """List the agents and the settings each takes (NAME:key=value in --agents).
+
+    \b
+    Examples:
+      rulebook agents
+      rulebook simulate NAME --agents mcts:iterations=400:c=1.0,greedy
+    """
+    for name, cls in AGENTS.items():
+        doc = " ".join((cls.__doc__ or "").split())
+        click.echo(f"{name}: {doc}")
+        for key, option in cls.OPTIONS.items():
+            click.echo(f"    {key}={option.describe()}")
+    click.echo("module:ClassName[:key=value...]: your own agent, a class with choose(view, options) -> index "
+               "(see docs/agents.md); settings are passed to the class as keyword arguments.")
 
 
 @cli.command("test")
