@@ -2,6 +2,7 @@
 agent, the mcts agent's search (it finds wins, plays simultaneous decisions, is reproducible), rewards."""
 from __future__ import annotations
 
+import math
 import random
 import sys
 
@@ -45,6 +46,7 @@ SPEC_ERRORS = [
     ("mcts:time=soon", "mcts's 'time' must be a number, not 'soon'"),
     ("mcts:c=nan", "mcts's 'c' must be a finite number, not 'nan'"),
     ("mcts:depth=-2", "mcts's 'depth' must be a number of at least -1, not '-2'"),
+    ("mcts:depth=deep", "mcts's 'depth' must be a whole number, not 'deep'"),
     ("mcts:reward=score", "mcts's 'reward' must be one of win, margin, not 'score'"),
     ("greedy:trials=0", "greedy's 'trials' must be a number of at least 1, not '0'"),
     ("mcts:iterations", "'iterations' in 'mcts:iterations' is not key=value (settings follow the agent's name: "
@@ -67,6 +69,7 @@ def test_a_spec_makes_a_fresh_seeded_agent():
     a, b = make_agent("mcts:iterations=7:depth=2", seed=5), make_agent("mcts:iterations=7:depth=2", seed=5)
     assert isinstance(a, MctsAgent) and a is not b
     assert (a.iterations, a.depth, a.c, a.reward, a.spec) == (7, 2, 0.7, "win", "mcts:iterations=7:depth=2")
+    assert make_agent("mcts").depth == "auto" and make_agent("mcts:depth=auto").depth == "auto"
     assert a.rng.random() == b.rng.random()
     assert make_agent("mcts:time=0.5").iterations == 0   # a time budget alone: as many iterations as fit
 
@@ -265,26 +268,31 @@ def test_mcts_is_reproducible_with_an_iteration_budget():
     (4, {"winners": []}, [0.25, 0.25, 0.25, 0.25]),     # nobody won (a stalled game): a draw
 ])
 def test_rewards_for_a_finished_game(n, result, expected):
-    class G:
-        pass
-    g = G()
-    g.n, g.result = n, dict(result, scores=[{"total": 0}] * n)
-    assert MctsAgent()._rewards(g, None) == expected
+    assert MctsAgent()._rewards(position(n, dict(result, scores=[{"total": 0}] * n)), None, None) == expected
 
 
-@pytest.mark.parametrize("values,win,margin", [
-    ([3, 5], [0.0, 1.0], [0.25, 0.75]),                  # margins -2, 2; the largest seen is 4 (scale)
-    ([5, 5, 1], [0.5, 0.5, 0.0], [0.5, 0.5, 0.0]),
-])
-def test_rewards_where_a_rollout_stops_score_the_position(values, win, margin):
-    class G:
+def position(n, result):
+    class State:
         pass
-    g = G()
-    g.n, g.result = len(values), None
-    assert MctsAgent()._rewards(g, lambda _: values) == win
+    g = State()
+    g.n, g.result = n, result
+    return g
+
+
+def test_where_a_rollout_stops_a_reward_is_the_growth_of_the_lead_squashed():
+    """Leads of [3, 5] are -2 and 2; from leads of [-1, 1] at the decision, they grew by -1 and 1; the
+    mean absolute growth seen so far is 1, so the rewards are 0.5 -+ 0.5 tanh(1)."""
+    agent = MctsAgent()
+    rewards = agent._rewards(position(2, None), lambda g: [3, 5], [-1, 1])
+    assert [round(r, 4) for r in rewards] == [round(0.5 - 0.5 * math.tanh(1), 4), round(0.5 + 0.5 * math.tanh(1), 4)]
+    assert agent._rewards(position(3, None), lambda g: [5, 5, 1], [0, 0, -4]) == [0.5, 0.5, 0.5]
+
+
+def test_with_reward_margin_a_finished_game_rewards_the_score_lead():
     agent = MctsAgent(reward="margin")
-    agent.scale = 4.0
-    assert agent._rewards(g, lambda _: values) == margin
+    scores = [{"total": 10}, {"total": 4}, {"total": 7}]     # leads 3, -6, -3: mean absolute lead 4
+    rewards = agent._rewards(position(3, {"winners": [0], "scores": scores}), None, None)
+    assert rewards == [0.5 + 0.5 * math.tanh(3 / 4), 0.5 + 0.5 * math.tanh(-6 / 4), 0.5 + 0.5 * math.tanh(-3 / 4)]
 
 
 def test_mcts_with_a_time_budget_searches_until_the_time_is_up():
@@ -369,3 +377,4 @@ def test_the_agents_command_lists_every_agent_and_its_settings(capsys, monkeypat
     assert names == ["random", "first", "greedy", "mcts", "human", "module"]
     assert "    iterations=N, default 200: search iterations per decision" in out
     assert "    reward=win|margin, default win: " in out
+    assert "    depth=N|auto, default auto: " in out

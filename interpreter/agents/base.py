@@ -80,6 +80,8 @@ class Option:
 
     def read(self, text: str):
         """The value written after `key=`, or ValueError with what is expected."""
+        if text == self.default:
+            return text   # a word that stands for the default (depth=auto)
         if isinstance(self.kind, tuple):
             if text not in self.kind:
                 raise ValueError(f"one of {', '.join(self.kind)}")
@@ -96,6 +98,8 @@ class Option:
 
     def describe(self) -> str:
         kind = "|".join(self.kind) if isinstance(self.kind, tuple) else ("N" if self.kind is int else "X")
+        if isinstance(self.default, str) and not isinstance(self.kind, tuple):
+            kind += f"|{self.default}"
         return f"{kind}, default {self.default}: {self.help}"
 
 

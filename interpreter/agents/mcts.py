@@ -24,6 +24,7 @@ from .base import Agent, Option, Request
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_C = 0.7
+AUTO_DEPTH = 8
 
 
 class _Node:
@@ -59,19 +60,20 @@ class MctsAgent(Agent):
                              "time, whichever ends first)", 0),
         "time": Option(float, 0.0, "seconds of search per decision (0: no time limit)", 0),
         "c": Option(float, DEFAULT_C, "UCT exploration constant (bigger explores more)", 0),
-        "depth": Option(int, -1, "rollouts stop after this many decisions and the position is scored "
-                        "(-1: play to the end of the game)", -1),
+        "depth": Option(int, "auto", f"rollouts stop after this many decisions and the position is scored "
+                        f"(-1: play to the end; auto: {AUTO_DEPTH} where the ruleset declares 'agents: evaluate', "
+                        "else -1)", -1),
         "reward": Option(("win", "margin"), "win", "win: 1 for a win, 1/k for a win shared by k, 0 for a "
-                         "loss; margin: the score lead over the best other player, scaled to 0..1"),
+                         "loss; margin: the score lead over the best other player, squashed to 0..1"),
     }
 
     def __init__(self, seed: int = 0, iterations: int | None = None, time: float = 0.0, c: float = DEFAULT_C,
-                 depth: int = -1, reward: str = "win"):
+                 depth="auto", reward: str = "win"):
         self.rng = random.Random(seed)
         if iterations is None:
             iterations = 0 if time > 0 else DEFAULT_ITERATIONS
         self.iterations, self.time, self.c, self.depth, self.reward = iterations, time, c, depth, reward
-        self.scale = 1.0        # the largest margin seen so far (reward=margin)
+        self.spread = {}        # per search: kind of value -> [sum of absolute values, count] (see _squash)
         self.searched = []      # (iterations, seconds) of each search, for benchmarks
 
     def choose(self, request: Request) -> int:
@@ -79,11 +81,15 @@ class MctsAgent(Agent):
             return 0
         start = time.perf_counter()
         sample = request.sampler()
-        score = request.evaluation() if self.depth >= 0 or self.reward == "margin" else None
-        if score is None and self.depth >= 0:
-            raise GameError("the mcts agent's depth needs a way to score a position: this ruleset has "
-                            "neither 'agents: evaluate' nor score parts", "agent")
         base = sample.base
+        depth = self.depth
+        if depth == "auto":
+            depth = AUTO_DEPTH if base.rs.evaluate is not None else -1
+        score = request.evaluation() if depth >= 0 or self.reward == "margin" else None
+        if score is None and (depth >= 0 or self.reward == "margin"):
+            raise GameError("the mcts agent's depth and reward=margin need a way to score a position: this "
+                            "ruleset has neither 'agents: evaluate' nor score parts", "agent")
+        self.spread = {}
         labels = base.rs.card_labels
         node_id, who, options = base.state.pending
         keys = {}
@@ -94,7 +100,7 @@ class MctsAgent(Agent):
         limit, deadline = self.iterations, (start + self.time if self.time > 0 else None)
         done = 0
         while (limit <= 0 or done < limit) and (deadline is None or time.perf_counter() < deadline):
-            self._iterate(root, sample(rng), rng, labels, score)
+            self._iterate(root, sample(rng), rng, labels, score, depth)
             done += 1
         self.searched.append((done, time.perf_counter() - start))
         tried = [(child.visits, child.total / child.visits, keys[k]) for k, child in root.children.items()
@@ -103,10 +109,14 @@ class MctsAgent(Agent):
             return rng.randrange(request.count)
         return max(tried, key=lambda t: (t[0], t[1], -t[2]))[2]
 
-    def _iterate(self, root, world, rng, labels, score) -> None:
+    def _iterate(self, root, world, rng, labels, score, depth) -> None:
         """One iteration in one world: select and expand, roll out, back the rewards up the path."""
         c = self.c
         node, path = root, []
+        # where a rollout stops, a player's reward is how much its lead grew since the decision at hand
+        # (in this world): what is common to every line of play, such as points won long ago, cancels out
+        start = [lead(values, p) for values in [score(world.state)] for p in range(world.state.n)] \
+            if depth >= 0 else None
         try:
             while True:
                 pending = world.state.pending
@@ -144,37 +154,43 @@ class MctsAgent(Agent):
                 node = children[best]
                 world.apply(offered[best])
                 path.append(node)
-            depth = self.depth
             steps = 0
             while world.state.pending is not None and steps != depth:
                 world.apply(rng.randrange(len(world.state.pending[2])))
                 steps += 1
         except GameError:
             return   # a world the rules cannot go on in (a guess inconsistent with them): not counted
-        rewards = self._rewards(world.state, score)
+        rewards = self._rewards(world.state, score, start)
         for child in path:
             child.visits += 1
             child.total += rewards[child.player]
 
-    def _rewards(self, g, score) -> list:
-        """Each player's reward for a finished game (or a position where the rollout stopped)."""
+    def _rewards(self, g, score, start) -> list:
+        """Each player's reward, 0 to 1, for a finished game or a position where the rollout stopped."""
         n = g.n
         result = g.result
-        if self.reward == "margin":
-            values = [row["total"] for row in result["scores"]] if result is not None else score(g)
-            values = [lead(values, p) for p in range(n)]
-            self.scale = max(self.scale, max(abs(v) for v in values))
-            return [0.5 + 0.5 * v / self.scale for v in values]
-        if result is not None:
-            winners = result["winners"]
-        else:
+        if result is None:
             values = score(g)
-            best = max(values)
-            winners = [p for p in range(n) if values[p] == best]
-        out = [0.0] * n
+            return self._squash([lead(values, p) - start[p] for p in range(n)], "cut")
+        if self.reward == "margin":
+            totals = [row["total"] for row in result["scores"]]
+            return self._squash([lead(totals, p) for p in range(n)], "end")
+        winners = result["winners"]
         if not winners:
             return [1.0 / n] * n   # nobody won (a stalled game): a draw
+        out = [0.0] * n
         share = 1.0 / len(winners)
         for w in winners:
             out[w] = share
         return out
+
+    def _squash(self, values: list, kind: str) -> list:
+        """Numbers of any size -> rewards from 0 to 1 (0.5 for nothing gained): tanh of each value over the
+        mean absolute value of its kind seen so far in this search."""
+        spread = self.spread.setdefault(kind, [0.0, 0])
+        spread[0] += sum(abs(v) for v in values)
+        spread[1] += len(values)
+        scale = spread[0] / spread[1]
+        if scale == 0:
+            return [0.5] * len(values)
+        return [0.5 + 0.5 * math.tanh(v / scale) for v in values]

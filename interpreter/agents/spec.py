@@ -121,7 +121,8 @@ def agent_problem(spec: AgentSpec, rules) -> str | None:
     if spec.name == "greedy":
         return (f"the greedy agent scores positions, but {rules.name} has neither 'agents: evaluate' nor "
                 "score parts; use random or mcts")
-    if spec.name == "mcts" and (options.get("depth", -1) >= 0 or options.get("reward") == "margin"):
+    depth = options.get("depth", "auto")
+    if spec.name == "mcts" and ((depth != "auto" and depth >= 0) or options.get("reward") == "margin"):
         return (f"mcts with depth or reward=margin scores positions, but {rules.name} has neither "
                 "'agents: evaluate' nor score parts")
     return None
