@@ -1,10 +1,12 @@
-"""The `rulebook` command line: list, validate, play and simulate rulesets (click commands over the interpreter)."""
+"""The `rulebook` command line: list, validate, play, simulate and compare rulesets (click commands over the interpreter)."""
 from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -15,12 +17,19 @@ from interpreter.agents import AGENTS, AgentSpecError, agent_problem, parse_spec
 from interpreter.bundled import bundled, resolve, schema_path
 from interpreter.errors import Diagnostic, did_you_mean
 from interpreter.parameters import override_problem
-from interpreter.simulate import play_one, seat_agents, simulate
+from interpreter.simulate import play_one, seat_agents
+from interpreter.analysis.compare import compare
+from interpreter.analysis.plots import comparison_plots, pyplot, simulation_plots
+from interpreter.analysis.progress import ProgressBar
+from interpreter.analysis.records import RecordWriter, columns, record_format
+from interpreter.analysis.report import comparison_text, simulation_text
+from interpreter.analysis.runner import BACKENDS, Runner
+from interpreter.analysis.simulation import Table, counter_names, run_simulation, score_parts
 from interpreter.transcript import format_transcript
 from interpreter.extends import load_merged
 from interpreter.authoring import variant_template
 from interpreter.explain import explain_markdown
-from interpreter.probe import probe
+from interpreter.probe import probe, probe_games
 from interpreter.scenario import format_results, junit_xml, results_json, run_scenarios
 
 
@@ -66,11 +75,6 @@ def _agents(text: str | None, rules=None) -> list[str]:
     return names
 
 
-def _bots_only(names: list[str], what: str) -> None:
-    if any(parse_spec(n).name == "human" for n in names):
-        raise click.BadParameter(what, param_hint="'--agents'")
-
-
 AGENTS_HELP = ("Agents by seat, comma-separated: random, first, greedy "
                "(one step ahead, scored by the ruleset's 'agents: evaluate', else by its score parts: own "
                "total minus the best other), mcts (tree search over worlds dealt from what the player sees), "
@@ -87,6 +91,57 @@ def _players(rules, players: int | None) -> int:
     return n
 
 
+def _run_options(command):
+    """--jobs, --backend and --ray-address: where the games of a command are played."""
+    command = click.option("--ray-address", metavar="ADDRESS",
+                           help="With --backend ray: the cluster to use (as `ray start` prints it, e.g. "
+                                "10.0.0.5:6379); default: $RAY_ADDRESS, else a new local Ray.")(command)
+    command = click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
+                           help="Play on local processes, or as Ray tasks (needs pip install 'rulebook[ray]').")(command)
+    command = click.option("--jobs", "-j", type=click.IntRange(0, 4096), default=None,
+                           help="Games played at once: local processes, or the CPUs of a new local Ray "
+                                "(0: one per CPU). Default: 1 locally, every CPU with Ray. The results "
+                                "do not depend on it.")(command)
+    return command
+
+
+def _runner(jobs, backend, address) -> Runner:
+    if address and backend != "ray":
+        raise click.BadParameter("only with --backend ray", param_hint="'--ray-address'")
+    if backend == "ray":
+        try:
+            import ray  # noqa: F401  (fail before any game is played)
+        except ImportError:
+            raise RulebookError("--backend ray needs Ray: pip install 'rulebook[ray]'") from None
+    return Runner(jobs if jobs is not None else (0 if backend == "ray" else 1), backend, address)
+
+
+@contextmanager
+def _progress(total: int, label: str, show: bool):
+    """A progress bar with an ETA on stderr when it is a terminal (and `show`); else nothing."""
+    if not (show and sys.stderr.isatty()):
+        yield None
+        return
+    bar = ProgressBar(total, label, sys.stderr)
+    try:
+        yield bar.update
+    finally:
+        bar.close()
+
+
+def _check_out(ctx, param, value):
+    if value is not None and record_format(value) is None:
+        raise click.BadParameter(f"'{value}' should end in .jsonl or .csv")
+    return value
+
+
+_out_option = click.option("--out", "-o", metavar="FILE", callback=_check_out,
+                           help="Write one row per game to FILE: JSON lines (.jsonl) or CSV (.csv); "
+                                "columns in docs/simulation.md.")
+_plots_option = click.option("--plots", metavar="DIR",
+                             help="Write PNG charts to DIR (created if missing; needs pip install 'rulebook[plots]').")
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option("0.1.0", prog_name="rulebook")
 def cli():
@@ -99,6 +154,7 @@ def cli():
       rulebook list
       rulebook play NAME --players 3 --agents human,random
       rulebook simulate NAME --games 1000 --players 4
+      rulebook compare NAME my-variant.yaml --games 2000
       rulebook validate my-game.yaml
     """
 
@@ -144,7 +200,8 @@ def _first_sentence(text: str, limit: int = 90) -> str:
 @click.option("--simulate", "games", type=click.IntRange(0, 100_000), default=0,
               help="Also play N seeded games per player count with the ruleset's bots and report "
                    "actions never taken and games that stall.")
-def validate(files, fmt, strict, games):
+@_run_options
+def validate(files, fmt, strict, games, jobs, backend, ray_address):
     """Check rulesets (files or bundled names); print every problem as file:line:col with the line and a caret.
 
     Errors stop a ruleset from loading; warnings point at likely design mistakes (a declared card
@@ -157,7 +214,9 @@ def validate(files, fmt, strict, games):
     Examples:
       rulebook validate my-game.yaml my-variant.yaml
       rulebook validate NAME
+      rulebook validate my-game.yaml --simulate 200 --jobs 2
     """
+    runner = _runner(jobs, backend, ray_address) if games else None
     report, failed = [], False
     for f in files:
         diags: list[Diagnostic] = []
@@ -166,7 +225,8 @@ def validate(files, fmt, strict, games):
             rules = load_source(source)
             diags = list(rules.warnings)
             if games:
-                diags += probe(rules, source, games)
+                with _progress(probe_games(rules, games), f"playing {f}", fmt == "text") as update:
+                    diags += probe(rules, source, games, runner=runner, progress=update)
         except RulesetError as exc:
             diags = exc.diagnostics
         errors = sum(d.severity == "error" for d in diags)
@@ -310,54 +370,131 @@ def serve(ruleset, port, host):
               "names none).")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the first game; game i uses seed+i.")
 @click.option("--param", "params", multiple=True, help="Override a parameter: --param hand_size=7.")
-@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
-def simulate_cmd(ruleset, games, players, agents, seed, params, as_json):
-    """Play many seeded games between bots and report wins, stalls, game length and speed.
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON (and no progress bar).")
+@_out_option
+@_plots_option
+@_run_options
+def simulate_cmd(ruleset, games, players, agents, seed, params, as_json, out, plots, jobs, backend, ray_address):
+    """Play many seeded games between bots and report who wins, how games end and how long they last.
+
+    Win rates come with 95% intervals (Wilson), the first seat's advantage with its interval, game
+    length and scores with their spread (sd, median, 5th and 95th percentile), and the counters the
+    ruleset declares. Game i uses seed S+i, so a run can be repeated exactly, with any --jobs.
 
     \b
     Examples:
       rulebook simulate NAME --games 1000 --players 3
       rulebook simulate my-game.yaml --games 500 --agents random,first --json
+      rulebook simulate NAME --games 5000 --jobs 2 --out games.csv --plots charts/
     """
     rules = load(ruleset)
     n = _players(rules, players)
-    names = _agents(agents, rules) or [rules.default_agent or "random"]
-    _bots_only(names, "simulate plays bots only; use 'rulebook play' to play")
+    names = _bots(_agents(agents, rules) or [rules.default_agent or "random"], "simulate")
     overrides = _overrides(rules, params)
-    show_bar = games >= 50 and not as_json and sys.stderr.isatty()
-    if show_bar:
-        with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
-            stats = simulate(rules, games, n, names, seed, overrides, progress=bar.update)
-    else:
-        stats = simulate(rules, games, n, names, seed, overrides)
+    if plots:
+        pyplot()   # a missing extra is reported before the games are played
+    runner = _runner(jobs, backend, ray_address)
+    with _records(out, columns(score_parts(rules), n, counter_names(rules))) as writer, \
+            _progress(games, "simulating", not as_json) as update:
+        run = run_simulation(rules, games, n, names, seed, overrides, runner, update,
+                             on_row=writer.write if writer else None)
+    summary = run.summary
+    if out:
+        summary["records"] = out
+    if plots:
+        summary["plots"] = simulation_plots(summary, run.tally, plots)
     if as_json:
-        click.echo(json.dumps(stats, indent=2))
+        click.echo(json.dumps(summary, indent=2))
         return
-    _print_stats(stats)
+    click.echo(simulation_text(summary))
+    _print_files(summary)
 
 
-def _print_stats(s):
-    click.echo(f"{s['ruleset']}: {s['games']} games, {s['players']} players, agents {', '.join(s['agents'])}, "
-               f"seeds {s['seed']}..{s['seed'] + s['games'] - 1}")
-    click.echo("wins per seat:")
-    for seat, w in s["wins_per_seat"].items():
-        click.echo(f"  {seat:<4} {w:>7}  {100 * w / s['games']:5.1f}%")
-    click.echo("wins per agent:")
-    for name, e in s["wins_per_agent"].items():
-        click.echo(f"  {name:<8} {e['wins']:>7} wins over {e['seats']} seat{'s' if e['seats'] != 1 else ''}")
-    click.echo(f"shared wins: {s['shared_wins']}   stalled: {s['stalled']}   tie-breaks used: {s['tie_breaks_used']}")
-    click.echo("end reasons: " + "; ".join(f"{r} {c}" for r, c in s["end_reasons"].items()))
-    click.echo(f"game length: mean {s['turns_mean']:.1f} turns, median {s['turns_median']:g}; "
-               f"mean {s['rounds_mean']:.2f} rounds")
-    if s["variables_mean"]:
-        click.echo("counters (mean per game / per round): " + "; ".join(
-            f"{k} {v:.1f} / {s['variables_per_round'][k]:.1f}" for k, v in s["variables_mean"].items()))
-    parts = sorted({k for row in s["mean_score_parts"].values() for k in row if k != "total"})
-    if parts:
-        click.echo("mean score parts: " + "; ".join(
-            f"{seat} " + ", ".join(f"{k} {row[k]:.2f}" for k in parts) for seat, row in s["mean_score_parts"].items()))
-    click.echo(f"time: {s['seconds']:.2f} s, {s['games_per_second']:.1f} games/s, "
-               f"{s['decisions'] / s['seconds'] if s['seconds'] else 0:.0f} decisions/s")
+def _bots(names: list[str], command: str, what: str = "plays bots only") -> list[str]:
+    if any(parse_spec(n).name == "human" for n in names):
+        raise click.BadParameter(f"{command} {what}; use 'rulebook play' to play", param_hint="'--agents'")
+    return names
+
+
+@contextmanager
+def _records(out: str | None, names: list[str]):
+    """The record file's writer (None without --out): put in place when the run succeeds, else dropped."""
+    if not out:
+        yield None
+        return
+    writer = RecordWriter(out, names)
+    try:
+        yield writer
+    except BaseException:
+        writer.close(keep=False)
+        raise
+    writer.close()
+
+
+def _print_files(summary: dict) -> None:
+    if summary.get("records"):
+        click.echo(f"records: {summary['records']}")
+    if summary.get("plots"):
+        click.echo("plots: " + ", ".join(summary["plots"]))
+
+
+@cli.command("compare")
+@click.argument("ruleset_a")
+@click.argument("ruleset_b")
+@click.option("--games", "-n", type=click.IntRange(1, 10_000_000), default=500, show_default=True,
+              help="Games on each side (the same seeds on both).")
+@click.option("--players", "-p", type=int, help="Number of players (default: the smallest both allow).")
+@click.option("--agents", "-a", help="Agents by seat on both sides, comma-separated (repeats to fill). "
+              "Default: each ruleset's default bot (random if it names none).")
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the first game; game i uses seed+i.")
+@click.option("--param", "params", multiple=True, help="Override a parameter on both sides: --param hand_size=7.")
+@click.option("--param-a", "params_a", multiple=True, help="Override a parameter of A only.")
+@click.option("--param-b", "params_b", multiple=True, help="Override a parameter of B only.")
+@click.option("--json", "as_json", is_flag=True, help="Print both sides and the differences as JSON.")
+@_out_option
+@_plots_option
+@_run_options
+def compare_cmd(ruleset_a, ruleset_b, games, players, agents, seed, params, params_a, params_b, as_json, out,
+                plots, jobs, backend, ray_address):
+    """Compare two rulesets, or one ruleset with two parameter sets, on the same seeds.
+
+    Game i of A and game i of B start from the same seed (the same shuffle where the cards are
+    the same), so differences show with fewer games. Every statistic is shown for A and B with
+    the difference B - A and its 95% interval from the paired games, then a verdict in plain
+    words for each: what changed, and what this many games cannot tell apart.
+
+    \b
+    Examples:
+      rulebook compare NAME my-variant.yaml --games 2000 --players 3
+      rulebook compare NAME NAME --param-b hand_size=7 --jobs 2
+      rulebook compare NAME my-variant.yaml --json --out games.csv --plots charts/
+    """
+    rules_a, rules_b = load(ruleset_a), load(ruleset_b)
+    if players is None:
+        players = max(rules_a.min_players, rules_b.min_players)
+    players = _players(rules_b, _players(rules_a, players))
+    names = _bots(_agents(agents, rules_a) and _agents(agents, rules_b), "compare")
+    tables = [Table(r, players, seat_agents(names or [r.default_agent or "random"], players),
+                    _overrides(r, params + extra))
+              for r, extra in ((rules_a, params_a), (rules_b, params_b))]
+    if plots:
+        pyplot()
+    runner = _runner(jobs, backend, ray_address)
+    parts = list(dict.fromkeys(score_parts(rules_a) + score_parts(rules_b)))
+    counters = list(dict.fromkeys(counter_names(rules_a) + counter_names(rules_b)))
+    with _records(out, columns(parts, players, counters, ["side", "label"])) as writer, \
+            _progress(2 * games, "comparing", not as_json) as update:
+        result = compare(*tables, games, seed, runner, update, on_row=writer.write if writer else None)
+    summary = result.summary
+    if out:
+        summary["records"] = out
+    if plots:
+        summary["plots"] = comparison_plots(summary, result.tallies, plots)
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+        return
+    click.echo(comparison_text(summary))
+    _print_files(summary)
 
 
 @cli.command("tournament")
@@ -395,7 +532,7 @@ def tournament_cmd(ruleset, agents, games, players, seed, params, jobs, as_json)
     names = _agents(agents, rules)
     if not names:
         raise click.BadParameter("name at least one agent", param_hint="'--agents'")
-    _bots_only(names, "a tournament plays bots only; use 'rulebook play' to play")
+    _bots(names, "a tournament")
     overrides = _overrides(rules, params)
     show_bar = not as_json and sys.stderr.isatty()
     if show_bar:
@@ -558,13 +695,19 @@ def transcript(ruleset, players, agents, seed):
     rules = load(ruleset)
     n = _players(rules, players)
     names = _agents(agents, rules) or [rules.default_agent or "random"]
-    _bots_only(names, "a transcript is of bots only; use 'rulebook play' to play")
+    _bots(names, "a transcript", "is of bots only")
     game = play_one(rules, n, seed, seat_agents(names, n), record=True)
     click.echo(format_transcript(rules, game, seed, names), nl=False)
 
 
+def _interrupted(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main():
     """Entry point: run the commands; errors a user can cause print a message and exit 1, never a traceback."""
+    # `kill` ends a run like Ctrl-C does: worker processes stopped, a half-written record file removed
+    before = signal.signal(signal.SIGTERM, _interrupted)
     try:
         cli.main(standalone_mode=False)
     except click.exceptions.Abort:
@@ -584,6 +727,8 @@ def main():
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         sys.exit(1)
+    finally:
+        signal.signal(signal.SIGTERM, before)   # main() may be called again in one process (tests, tools)
 
 
 if __name__ == "__main__":

@@ -1,43 +1,48 @@
 """Play seeded games of a ruleset to find what reading cannot: actions never taken, games that stall."""
 from __future__ import annotations
 
-from .agents import Request, make_agent
-from .engine.game import Game
-from .errors import Diagnostic, GameError
+from .analysis.runner import Batch, Runner, RulesetRef
+from .errors import Diagnostic
 
 
-def probe(rules, source, games: int, seed: int = 0) -> list[Diagnostic]:
+def probe_games(rules, games: int) -> int:
+    """How many games `probe` plays: `games` per player count."""
+    return games * (rules.max_players - rules.min_players + 1)
+
+
+def probe(rules, source, games: int, seed: int = 0, runner: Runner | None = None, progress=None) -> list[Diagnostic]:
     """`games` seeded games per player count with the ruleset's default bots -> warnings with locations."""
-    taken: set[str] = set()
-    findings: list[Diagnostic] = []
+    runner = runner or Runner()
     agent = rules.default_agent or "random"
-    for players in range(rules.min_players, rules.max_players + 1):
-        stalled, reasons = 0, {}
-        for i in range(games):
-            game = Game.new(rules, players, seed=seed + i, record=False)
-            bots = [make_agent(agent, seed=(seed + i) * 1000 + p) for p in range(players)]
-            try:
-                while not game.is_over:
-                    node_id, who, options = game.state.pending
-                    choice = bots[who].choose(Request(game, who))
-                    node = rules.nodes[node_id]
-                    action_index = options[choice][0]
-                    if getattr(node, "actions", None) and action_index >= 0:
-                        taken.add(node.actions[action_index].name)
-                    game.apply(choice)
-            except GameError as exc:
-                findings.append(Diagnostic("probe-error", f"{players} players, seed {seed + i}: {exc}",
-                                           source.location(("flow",)), "error"))
-                break
-            if game.result["stalled"]:
-                stalled += 1
-                reasons[game.result["reason"]] = reasons.get(game.result["reason"], 0) + 1
-        if stalled:
-            why = "; ".join(f"{r} ({n})" for r, n in reasons.items())
-            findings.append(Diagnostic(
-                "stalls", f"with {players} players, {stalled} of {games} games with '{agent}' bots ended "
-                f"as a stalled draw: {why}", source.location(("limits", "turns")), "warning",
-                "a goal the cards make impossible, or a loop with no way out?"))
+    counts = list(range(rules.min_players, rules.max_players + 1))
+    ref = RulesetRef.of(rules)
+    batches = [Batch(ref, players, (agent,) * players, seed, games, track_actions=True) for players in counts]
+    taken: set[str] = set()
+    errors: dict[int, Diagnostic] = {}
+    stalled = {players: {} for players in counts}   # players -> reason -> games
+    findings: list[Diagnostic] = []
+    for b, record in runner.run(batches, progress):
+        players = counts[b]
+        if players in errors:
+            continue   # the first error at a player count is reported; later games at that count are not read
+        if record["error"] is not None:
+            errors[players] = Diagnostic("probe-error", f"{players} players, seed {record['seed']}: {record['error']}",
+                                         source.location(("flow",)), "error")
+            continue
+        taken.update(record["actions"])
+        if record["stalled"]:
+            reasons = stalled[players]
+            reasons[record["reason"]] = reasons.get(record["reason"], 0) + 1
+    for players in counts:
+        if players in errors:
+            findings.append(errors[players])
+        if not stalled[players]:
+            continue
+        why = "; ".join(f"{r} ({n})" for r, n in stalled[players].items())
+        findings.append(Diagnostic(
+            "stalls", f"with {players} players, {sum(stalled[players].values())} of {games} games with "
+            f"'{agent}' bots ended as a stalled draw: {why}", source.location(("limits", "turns")), "warning",
+            "a goal the cards make impossible, or a loop with no way out?"))
     for name in rules.actions:
         if name not in taken:
             findings.append(Diagnostic("never-taken", f"action '{name}' was never taken in "

@@ -365,7 +365,7 @@ def test_the_command_line_refuses_greedy_where_nothing_scores_a_position(tmp_pat
 def test_a_user_agent_that_fails_during_a_game_exits_one_with_its_message(tmp_path, capsys, monkeypatch):
     user_module(tmp_path, monkeypatch, "boom_bots", BROKEN)
     code, _, err = run_here(["simulate", "cubirds", "--agents", "boom_bots:Boom", "--games", "1"], capsys, monkeypatch)
-    assert code == 1 and "error: agent 'boom_bots:Boom' failed: ValueError: no idea (" in err
+    assert code == 1 and "error: cubirds, game seed 0: agent 'boom_bots:Boom' failed: ValueError: no idea (" in err
     code, _, err = run_here(["simulate", "cubirds", "--agents", "boom_bots:Nope"], capsys, monkeypatch)
     assert code == 2 and "Invalid value for '--agents': module 'boom_bots' has no 'Nope'" in err
 

@@ -106,6 +106,15 @@ USAGE_ERRORS = [
      "Invalid value for '--param': parameter 'hand_size' takes a whole number, not 'many'"),
     (["simulate", "cubirds", "--param", "refill_end=lft"],
      "Invalid value for '--param': parameter 'refill_end' may be laid, left, right, not 'lft'; did you mean 'left'?"),
+    (["simulate", "cubirds", "--out", "games.txt"], "Invalid value for '--out' / '-o': 'games.txt' should end in .jsonl or .csv"),
+    (["simulate", "cubirds", "--ray-address", "127.0.0.1:6379"],
+     "Invalid value for '--ray-address': only with --backend ray"),
+    (["simulate", "cubirds", "--jobs", "-1"], "Invalid value for '--jobs' / '-j': -1 is not in the range 0<=x<=4096."),
+    (["compare", "cubirds", "pit", "--players", "2"], "Invalid value for '--players': pit is for 3 to 8 players, not 2"),
+    (["compare", "cubirds", "cubirds", "--param-b", "species_to_wn=6"],
+     "Invalid value for '--param': unknown parameter 'species_to_wn'; did you mean 'species_to_win'?"),
+    (["compare", "cubirds", "cubirds", "--agents", "first,human"], "compare plays bots only"),
+    (["compare", "cubirds", "cubirds", "--out", "games"], "Invalid value for '--out' / '-o': 'games' should end in .jsonl or .csv"),
     (["transcript", "cubirds", "--players", "6"], "Invalid value for '--players': cubirds is for 2 to 5 players, not 6"),
     (["transcript", "cubirds", "--agents", "human"], "Invalid value for '--agents': a transcript is of bots only"),
     (["serve", "--port", "0"], "Invalid value for '--port': 0 is not in the range 1<=x<=65535."),
@@ -169,7 +178,7 @@ def test_ruleset_errors_exit_one_with_a_message(args, message):
 def test_simulate_text_report():
     code, out, _ = run("simulate", "cubirds", "--games", "20", "--players", "3", "--seed", "5")
     assert code == 0
-    for needle in ["wins per seat:", "wins per agent:", "stalled:", "game length: mean", "games/s"]:
+    for needle in ["95% interval", "first seat: P1 wins", "stalled:", "game length (turns)", "games/s"]:
         assert needle in out
 
 
@@ -182,13 +191,13 @@ def test_simulate_json_counts_add_up():
     # every decided game has at least one winner; shared wins add the extra ones
     assert sum(s["wins_per_seat"].values()) >= decided
     assert sum(e["wins"] for e in s["wins_per_agent"].values()) == sum(s["wins_per_seat"].values())
-    assert s["turns_median"] > 0 and s["games_per_second"] > 0
+    assert s["turns"]["median"] > 0 and s["games_per_second"] > 0
 
 
 def test_simulate_is_reproducible():
     a = json.loads(run("simulate", "cubirds", "--games", "10", "--seed", "3", "--json")[1])
     b = json.loads(run("simulate", "cubirds", "--games", "10", "--seed", "3", "--json")[1])
-    for key in ("wins_per_seat", "end_reasons", "turns_mean", "mean_score_parts"):
+    for key in ("wins_per_seat", "end_reasons", "turns", "seats"):
         assert a[key] == b[key]
 
 

@@ -343,3 +343,22 @@ def test_a_bots_world_does_not_learn_a_hidden_card_from_a_variable_that_holds_it
         world = determinize(game, 0, random.Random(seed))
         assert world.state.vars["holder"] == zone(world, "hand", 1)[0]
     assert determinize(game, 1, random.Random(0)).state.vars["holder"] == true_card   # P2 sees it
+
+
+def test_a_choice_names_hidden_cards_only_to_who_may_see_them():
+    text = BASE.replace("SETUP_MORE", "").replace(
+        "  pass_turn:\n    do: [{add: {me.shown: 1}}]",
+        "  give:\n    args: {card: me.hand}\n    label: \"give {card} to {next(me)}\"\n"
+        "    do: [{move: {cards: '[card]', from: me.hand, to: next(me).hand}}]\n"
+        "  show:\n    args: {card: me.hand}\n    label: \"show {card}\"\n"
+        "    do: [{move: {cards: '[card]', from: me.hand, to: pile, at: top}}]").replace(
+        "steps: [pass_turn]", "steps: [{actions: [give, show]}]")
+    game = Game.new(load_text(text, "secrets.yaml"), 3, seed=3)
+    first = game.rs.card_labels[zone(game, "hand", 0)[0]]
+    game.apply(f"give {first} to P2")
+    entry = game.state.log[-1]
+    assert entry == [[0], f"turn 1 P1: give {first} to P2", "turn 1 P1: give a card to P2"]
+    assert log_text(entry) == f"(P1 only) turn 1 P1: give {first} to P2\n(others) turn 1 P1: give a card to P2"
+    shown = game.rs.card_labels[zone(game, "hand", 1)[0]]
+    game.apply(f"show {shown}")          # laid face up: everyone may know it now
+    assert game.state.log[-1] == f"turn 2 P2: show {shown}"

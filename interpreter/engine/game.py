@@ -12,20 +12,24 @@ from .values import PLAYERS, Card, Player, as_players
 
 
 def log_text(entry) -> str:
-    """A log entry as a line of text: a private line starts with who may read it, '(P1 only) ...'."""
+    """A log entry as text: a private line starts with who may read it, '(P1 only) ...'; a line that the
+    others read with some cards masked is given twice, '(P1 only) ...' then '(others) ...'."""
     if type(entry) is str:
         return entry
-    audience, text = entry
+    audience, text = entry[0], entry[1]
     who = ", ".join(f"P{p + 1}" for p in audience) or "nobody"
-    return f"({who} only) {text}"
+    line = f"({who} only) {text}"
+    return line if len(entry) == 2 else f"{line}\n(others) {entry[2]}"
 
 
 def log_for(entry, player) -> str | None:
-    """The text of a log entry if `player` may read it (None: not for them; player None: an onlooker)."""
+    """The text of a log entry for `player` (None: not for them; player None: an onlooker, who reads what
+    everybody may read)."""
     if type(entry) is str:
         return entry
-    audience, text = entry
-    return text if player is not None and int(player) in audience else None
+    if player is not None and int(player) in entry[0]:
+        return entry[1]
+    return entry[2] if len(entry) == 3 else None
 
 
 @dataclass(frozen=True)
@@ -44,12 +48,14 @@ class Game:
     """A game in progress. Drive it with `decision`, `apply(index)`, `is_over` and `result`."""
 
     probing = False   # a lookahead copy: stop at the next decision without listing its options
+    tokens = False    # labels are being rendered with their cards as tokens (see engine/choicelog.py)
 
     def __init__(self, ruleset, state: State, record: bool = True):
         self.rs = ruleset
         self.state = state
         self.record = record
         self.probing = False
+        self._choice_logs = []   # choices whose log line is finished once they have taken effect
 
     # creation -------------------------------------------------------------
     @classmethod
@@ -141,14 +147,13 @@ class Game:
             raise IllegalChoice(f"option {choice!r} does not exist: choose 0 to {len(options) - 1}")
         node = self.rs.nodes[p[0]]
         if self.record and node.loggable(options[index]):
-            line = f"turn {g.turn} P{p[1] + 1}: {node.label(self, g, p[1], options[index])}"
-            # a secret choice (simultaneous, or marked secret) is logged for its chooser only
-            self.log_line(line, [p[1]] if node.secret else None)
+            self.log_choice(node, p[1], options[index])
         g.pending = None
         g.history.append(index)
         try:
             node.resume(self, g, g.stack[-1], options[index], p[1])
             self._run()
+            self._finish_choice_logs()
         except GameError:
             self._restore(g.history[:-1])
             raise
@@ -343,8 +348,14 @@ class Game:
         if t is Player or (t is int and kind == "player"):
             return f"P{value + 1}"
         if t is Card or (t is int and kind == "card"):
+            if self.tokens:
+                from .choicelog import token
+                return token(value)
             return self.rs.card_labels[value]
         if t is list:
+            if self.tokens and value and all(type(v) is Card for v in value):
+                from .choicelog import token
+                return token(value)
             inner = ELEMENT.get(kind, "any")
             return ", ".join(self.format(v, inner) for v in value)
         if value is True:
@@ -354,6 +365,25 @@ class Game:
         if value is None:
             return "none"
         return str(value)
+
+    def log_choice(self, node, player, option, head=None, secret=None) -> None:
+        """Log a choice: its line is finished once it has taken effect (see engine/choicelog.py); a secret
+        choice (simultaneous, or marked secret) is for its chooser only."""
+        from .choicelog import named, render, seen
+        g = self.state
+        head = f"turn {g.turn} P{player + 1}: " if head is None else head
+        tokens = head + render(self, node, player, option)
+        secret = node.secret if secret is None else secret
+        before = [] if secret else seen(self, player, named(tokens))
+        self._choice_logs.append((len(g.log), player, tokens, secret, before))
+        g.log.append(None)    # its place, filled in by _finish_choice_logs
+
+    def _finish_choice_logs(self) -> None:
+        if self._choice_logs:
+            from .choicelog import entry
+            for at, player, tokens, secret, before in self._choice_logs:
+                self.state.log[at] = entry(self, player, tokens, secret, before)
+            self._choice_logs.clear()
 
     def log_line(self, text: str, audience=None) -> None:
         """Add a line to the log: for everyone, or for the listed players only."""

@@ -499,7 +499,7 @@ class Choose(Node):
                 return
             p, opt = acted[0]
             if vm.record:
-                vm.log_line(f"P{p + 1} reacts first: {self.label(vm, g, p, opt)}")
+                vm.log_choice(self, p, opt, head=f"P{p + 1} reacts first: ", secret=False)
             self._apply(vm, env, (opt[0], tuple(opt[1])), p, shared=False)
             return
         first = g.turn % n   # priority rotates with the turn: seat `first` goes first

@@ -78,8 +78,7 @@ class Pick(Node):
         origin = vm.rs.nodes[data["origin"]]
         option = (data["i"], tuple(data["args"]))
         if vm.record:
-            line = f"turn {g.turn} P{player + 1}: {origin.label(vm, g, player, option)}"
-            vm.log_line(line, [player] if origin.secret else None)
+            vm.log_choice(origin, player, option)
         origin.resume(vm, g, g.stack[-1], option, player)
 
     def loggable(self, option) -> bool:

@@ -1,0 +1,156 @@
+"""Two rulesets (or one with two parameter sets) on the same seeds -> each statistic side by side, the
+difference B - A with its 95% interval from the paired games, and a verdict in plain words."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..errors import GameError
+from .records import seat
+from .report import amount
+from .runner import Runner
+from .simulation import Table, run_tables
+from .stats import detectable, paired_mean_difference, paired_proportion_difference
+from .summary import Tally, summarise
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One statistic compared: how to name it, and how to say that B has more or less of it."""
+
+    key: str
+    label: str        # "no detectable difference in {label}"
+    more: str         # the sentence when B is higher; {size} is how much
+    less: str         # the sentence when B is lower
+    kind: str         # "proportion" (in points), "length" (in % of A), "amount" (in its own unit)
+
+
+def measures(a: Tally, b: Tally) -> list[tuple[Measure, list, list]]:
+    """Every statistic both runs have, with its per-game values in A and in B (paired by game)."""
+    out = []
+    for s in range(a.players):
+        p = seat(s)
+        out.append((Measure(f"win_{p}", f"{p}'s win rate", f"{p} wins {{size}} more often in B", f"{p} wins {{size}} less often in B",
+                            "proportion"), a.wins[s], b.wins[s]))
+    if a.players > 1:
+        out.append((Measure("first_seat_advantage", "first-seat advantage", "the first-seat advantage is {size} larger in B",
+                            "the first-seat advantage is {size} smaller in B", "proportion"),
+                    a.first_seat_excess(), b.first_seat_excess()))
+    out.append((Measure("shared", "shared wins", "{size} more wins are shared in B", "{size} fewer wins are shared in B",
+                        "proportion"), a.shared, b.shared))
+    out.append((Measure("stalled", "stalled games", "{size} more games stall in B", "{size} fewer games stall in B", "proportion"),
+                a.stalled, b.stalled))
+    out.append((Measure("turns", "game length (turns)", "games are {size} longer in B", "games are {size} shorter in B", "length"),
+                a.turns, b.turns))
+    out.append((Measure("rounds", "rounds per game", "games last {size} more rounds in B", "games last {size} fewer rounds in B",
+                        "length"), a.rounds, b.rounds))
+    for s in range(a.players):
+        p = seat(s)
+        out.append((Measure(f"score_{p}", f"{p}'s final score", f"{p} scores {{size}} more in B", f"{p} scores {{size}} less in B",
+                            "amount"), a.totals[s], b.totals[s]))
+    if a.players > 1:
+        out.append((Measure("margin", "the winning margin (first minus second)", "winning margins are {size} wider in B",
+                            "winning margins are {size} narrower in B", "amount"), a.margins, b.margins))
+    for name in a.counter_names:
+        if name in b.counters:
+            out.append((Measure(f"counter_{name}", f"{name} per game", f"{{size}} more {name} per game in B",
+                                f"{{size}} fewer {name} per game in B", "length"), a.counters[name], b.counters[name]))
+    return out
+
+
+def difference(measure: Measure, a: list, b: list) -> dict:
+    """B - A for one statistic, with its interval, whether it is detectable, and the verdict."""
+    if measure.kind == "proportion" and all(x in (0, 1) for x in a) and all(x in (0, 1) for x in b):
+        d = paired_proportion_difference([bool(x) for x in a], [bool(x) for x in b])
+        d["relative"] = d["relative_interval"] = None
+    else:
+        d = paired_mean_difference(list(a), list(b))
+    d.update({"key": measure.key, "label": measure.label, "kind": measure.kind,
+              "detectable": detectable(d["interval"]), "same": list(a) == list(b),
+              "games_to_detect": games_to_detect(d, len(a))})
+    d["verdict"] = verdict(measure, d)
+    return {k: d[k] for k in ("key", "label", "kind", "a", "b", "difference", "interval", "relative",
+                              "relative_interval", "detectable", "same", "games_to_detect", "verdict")}
+
+
+def games_to_detect(d: dict, games: int) -> int | None:
+    """Roughly how many games per side would make an interval this wide, around a difference this
+    large, exclude zero (an interval narrows with the square root of the games); None when it
+    already does or the difference is 0."""
+    if d["interval"] is None or detectable(d["interval"]) or not d["difference"]:
+        return None
+    half = (d["interval"][1] - d["interval"][0]) / 2
+    return math.ceil(games * (half / abs(d["difference"])) ** 2)
+
+
+def verdict(measure: Measure, d: dict) -> str:
+    """A difference in plain words: which way and how much, or that this many games cannot tell."""
+    interval = d["interval"]
+    if interval is None:
+        return f"too few games to compare {measure.label}"
+    if measure.kind == "length" and d["relative_interval"] is not None:
+        lo, hi = d["relative_interval"]
+        half = 100 * (hi - lo) / 2
+        places = 0 if half >= 1 else 1   # "12% ± 3%", but "3.9% ± 0.3%" rather than "4% ± 0%"
+        size = f"{100 * abs(d['relative']):.{places}f}% ± {half:.{places}f}%"
+        span = f"{100 * lo:+.1f}% to {100 * hi:+.1f}%"
+    elif measure.kind == "proportion":
+        size = f"{100 * abs(d['difference']):.1f} points"
+        span = f"{100 * interval[0]:+.1f} to {100 * interval[1]:+.1f} points"
+    else:
+        scale = d["a"] or d["b"]
+        size = amount(abs(d["difference"]), scale)
+        span = f"{amount(interval[0], scale, True)} to {amount(interval[1], scale, True)}"
+    if d.get("same"):
+        return f"{measure.label}: the same in every game of A and B"
+    if not d["detectable"]:
+        text = f"no detectable difference in {measure.label} at this sample size (95% interval {span})"
+        if d.get("games_to_detect"):
+            text += f"; if it is really this size, about {d['games_to_detect']:,} games would show it"
+        return text
+    sentence = (measure.more if d["difference"] > 0 else measure.less).format(size=size)
+    if measure.kind == "length" and d["relative_interval"] is not None:
+        return f"{sentence} ({amount(d['a'], d['a'])} -> {amount(d['b'], d['a'])})"
+    return f"{sentence} (95% interval {span})"
+
+
+def labels(table_a: Table, table_b: Table) -> tuple[str, str]:
+    """How the report names the two sides: the ruleset, and the parameters set for it."""
+    def name(t: Table) -> str:
+        params = ", ".join(f"{k}={v}" for k, v in t.params.items())
+        return t.rules.name + (f" ({params})" if params else "")
+    a, b = name(table_a), name(table_b)
+    return (a + " [A]", b + " [B]") if a == b else (a, b)
+
+
+@dataclass
+class Comparison:
+    """A finished comparison: its statistics and both runs' per-game data (for plots)."""
+
+    summary: dict
+    tallies: tuple
+
+
+def compare(table_a: Table, table_b: Table, games: int, seed: int = 0, runner: Runner | None = None,
+            progress=None, on_row=None) -> Comparison:
+    """Play both tables on seeds seed .. seed+games-1 -> both runs' statistics and every difference."""
+    runner = runner or Runner()
+    if table_a.players != table_b.players:
+        raise GameError("both sides of a comparison need the same number of players", "compare")
+    label_a, label_b = labels(table_a, table_b)
+
+    def row(index, flat):
+        on_row({"side": "AB"[index], "label": (label_a, label_b)[index], **flat})
+    (tally_a, tally_b), seconds = run_tables([table_a, table_b], games, seed, runner, progress,
+                                             on_row and row)
+    sides = []
+    for t, tally, label in ((table_a, tally_a, label_a), (table_b, tally_b, label_b)):
+        meta = {"ruleset": t.rules.name, "label": label, "players": t.players, "seed": seed, "params": t.params}
+        sides.append(summarise(tally, meta))
+    diffs = [difference(m, a, b) for m, a, b in measures(tally_a, tally_b)]
+    # what changed first, then what did not, each in the order of the table
+    verdicts = [d["verdict"] for d in diffs if d["detectable"]] + [d["verdict"] for d in diffs if not d["detectable"]]
+    summary = {"a": sides[0], "b": sides[1], "games": games, "players": table_a.players, "seed": seed,
+            "differences": diffs, "verdicts": verdicts, "seconds": seconds, "jobs": runner.jobs,
+            "backend": runner.backend, "games_per_second": 2 * games / seconds if seconds > 0 else 0.0}
+    return Comparison(summary, (tally_a, tally_b))

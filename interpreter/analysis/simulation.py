@@ -1,0 +1,103 @@
+"""A ruleset, a table and a number of games -> per-game records and the run's statistics."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ..agents import make_agent
+from ..engine.game import Game
+from ..errors import GameError
+from .records import columns, flat_row
+from .runner import Batch, Runner, RulesetRef
+from .summary import Tally, summarise
+
+
+def seat_agents(names: list[str], players: int) -> list[str]:
+    """Agent names for each seat: the list given, repeated to fill the table."""
+    if not names:
+        names = ["random"]
+    return [names[i % len(names)] for i in range(players)]
+
+
+def counter_names(rules) -> list[str]:
+    """The variables the ruleset declares as counters (reported per game and per round)."""
+    return list(getattr(rules, "counters", None) or [])
+
+
+def score_parts(rules) -> list[str]:
+    """The score parts of every row, in order, ending with the total."""
+    return [name for name, _ in rules.scoring.parts] + ["total"]
+
+
+@dataclass
+class Table:
+    """One side of a run: a ruleset at a table of seated agents, with parameter overrides."""
+
+    rules: object
+    players: int
+    seats: list
+    params: dict
+
+    def check(self, seed: int) -> None:
+        """Refuse an unknown agent, a player count or a parameter the ruleset does not allow, before any
+        game is sent to a worker (the messages are the engine's own)."""
+        for name in set(self.seats):
+            make_agent(name)
+        Game.new(self.rules, self.players, seed=seed, params=self.params, record=False)
+
+    def batch(self, seed: int, games: int, track_actions: bool = False) -> Batch:
+        return Batch(RulesetRef.of(self.rules), self.players, tuple(self.seats), seed, games,
+                     tuple(self.params.items()), track_actions)
+
+    def columns(self, extra=()) -> list[str]:
+        return columns(score_parts(self.rules), self.players, counter_names(self.rules), extra)
+
+
+@dataclass
+class Run:
+    """A finished run: its statistics and the compact per-game data behind them (for plots, comparisons)."""
+
+    summary: dict
+    tally: Tally
+
+
+def game_failed(rules, record: dict) -> GameError:
+    """A game that raised an error: its message, with the seed that reproduces it."""
+    return GameError(f"{rules.name}, game seed {record['seed']}: {record['error']}", "game")
+
+
+def run_tables(tables: list[Table], games: int, seed: int, runner: Runner | None = None, progress=None,
+               on_row=None) -> tuple[list[Tally], float]:
+    """Play `games` games at each table on seeds seed, seed+1, ... -> one Tally per table and the wall time.
+
+    `on_row(table index, flat row)` sees every game as it is tallied (the record file)."""
+    runner = runner or Runner()
+    for table in tables:
+        table.check(seed)
+    tallies = [Tally(t.players, t.seats, counter_names(t.rules)) for t in tables]
+    start = time.perf_counter()
+    for index, record in runner.run([t.batch(seed, games) for t in tables], progress):
+        if record["error"] is not None:
+            raise game_failed(tables[index].rules, record)
+        tallies[index].add(record)
+        if on_row is not None:
+            on_row(index, flat_row(tables[index].rules.name, record))
+    return tallies, time.perf_counter() - start
+
+
+def run_simulation(rules, games: int, players: int, agent_names: list[str], seed: int = 0, params=None,
+                   runner: Runner | None = None, progress=None, on_row=None) -> Run:
+    """Games seed, seed+1, ... of one ruleset -> its statistics and per-game data."""
+    runner = runner or Runner()
+    table = Table(rules, players, seat_agents(agent_names, players), dict(params or {}))
+    (tally,), seconds = run_tables([table], games, seed, runner, progress,
+                                   on_row and (lambda _, row: on_row(row)))
+    meta = {"ruleset": rules.name, "players": players, "seed": seed, "params": table.params,
+            "seconds": seconds, "jobs": runner.jobs, "backend": runner.backend}
+    return Run(summarise(tally, meta), tally)
+
+
+def simulate(rules, games: int, players: int, agent_names: list[str], seed: int = 0, params=None,
+             progress=None, runner: Runner | None = None) -> dict:
+    """Run `games` games with seeds seed, seed+1, ... and summarise them."""
+    return run_simulation(rules, games, players, agent_names, seed, params, runner, progress).summary
