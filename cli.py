@@ -509,10 +509,9 @@ def compare_cmd(ruleset_a, ruleset_b, games, players, agents, seed, params, para
 @click.option("--seed", "-s", type=int, default=0, show_default=True,
               help="Seed of the first cycle; cycle c (every seating once) uses seed+c.")
 @click.option("--param", "params", multiple=True, help="Override a parameter: --param hand_size=7.")
-@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
-              help="Play on this many processes (the results are the same for any number).")
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-def tournament_cmd(ruleset, agents, games, players, seed, params, jobs, as_json):
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON (and no progress bar).")
+@_run_options
+def tournament_cmd(ruleset, agents, games, players, seed, params, as_json, jobs, backend, ray_address):
     """Play agents against each other with every agent in every seat equally often; report win rates with
     95% intervals per agent, per seat and per agent in each seat, pairwise results and decision times.
 
@@ -526,7 +525,7 @@ def tournament_cmd(ruleset, agents, games, players, seed, params, jobs, as_json)
       rulebook tournament NAME --players 4 --agents mcts,greedy --games 200 --jobs 2 --json
       rulebook tournament NAME --agents mcts:iterations=100,mcts:iterations=400 --games 100
     """
-    from interpreter.tournament import report_text, tournament
+    from interpreter.tournament import report_text, schedule, tournament
     rules = load(ruleset)
     n = _players(rules, players)
     names = _agents(agents, rules)
@@ -534,14 +533,10 @@ def tournament_cmd(ruleset, agents, games, players, seed, params, jobs, as_json)
         raise click.BadParameter("name at least one agent", param_hint="'--agents'")
     _bots(names, "a tournament")
     overrides = _overrides(rules, params)
-    show_bar = not as_json and sys.stderr.isatty()
-    if show_bar:
-        from interpreter.tournament import schedule
-        total = len(schedule(names, n, games, seed)[0])
-        with click.progressbar(length=total, label="playing", file=sys.stderr) as bar:
-            summary = tournament(rules, names, n, games, seed, overrides, jobs, progress=bar.update)
-    else:
-        summary = tournament(rules, names, n, games, seed, overrides, jobs)
+    runner = _runner(jobs, backend, ray_address)
+    total = len(schedule(names, n, games, seed)[0])
+    with _progress(total, "playing", not as_json) as update:
+        summary = tournament(rules, names, n, games, seed, overrides, runner, update)
     click.echo(json.dumps(summary, indent=2) if as_json else report_text(summary))
 
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 from itertools import combinations
 
-from .agents import Request, checked, make_agent
-from .engine.game import Game
-
-Z95 = 1.959963984540054
+from .analysis.report import pct, span
+from .analysis.runner import Runner
+from .analysis.simulation import Table, game_failed
+from .analysis.stats import wilson
 
 
 def seatings(agents: list[str], players: int) -> list[tuple]:
@@ -32,83 +33,6 @@ def seatings(agents: list[str], players: int) -> list[tuple]:
     return [tuple(group[r:] + group[:r]) for group in groups for r in range(players)]
 
 
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float] | None:
-    """The 95% Wilson score interval of a proportion (successes may be fractional: a shared win counts
-    1/k); None for no trials."""
-    if n <= 0:
-        return None
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-class Timed:
-    """An agent whose decisions are counted and timed (for the seconds per decision it needs)."""
-
-    def __init__(self, agent):
-        self.agent, self.decisions, self.seconds = agent, 0, 0.0
-        self.spec = getattr(agent, "spec", None)
-
-    def choose(self, request):
-        start = time.perf_counter()
-        choice = self.agent.choose(request)
-        self.seconds += time.perf_counter() - start
-        self.decisions += 1
-        return choice
-
-
-def play_game(rules, players: int, seats: tuple, seed: int, params=None) -> dict:
-    """One game of the tournament -> its record: seats, winners, score totals, and each seat's decisions
-    and seconds spent deciding."""
-    game = Game.new(rules, players, seed=seed, params=params, record=False)
-    agents = [Timed(make_agent(spec, seed=seed * 1000 + seat)) for seat, spec in enumerate(seats)]
-    while not game.is_over:
-        p = game.current_player
-        game.apply(checked(agents[p].choose(Request(game, p)), game, agents[p]))
-    result = game.result
-    return {"seed": seed, "seats": list(seats), "winners": list(result["winners"]), "stalled": result["stalled"],
-            "totals": [row["total"] for row in result["scores"]], "turns": result["turns"],
-            "decisions": [a.decisions for a in agents], "seconds": [a.seconds for a in agents]}
-
-
-# running games ------------------------------------------------------------------------------------------
-
-_RULES = {}   # the ruleset of the tournament under way, for worker processes (forked: inherited)
-
-
-def _play_chunk(task):
-    key, players, params, games = task
-    rules = _RULES[key]
-    return [play_game(rules, players, seats, seed, params) for seats, seed in games]
-
-
-def run_games(rules, players: int, games: list, params=None, jobs: int = 1, progress=None) -> list[dict]:
-    """Play (seats, seed) games in order -> their records, on `jobs` processes (results do not depend on it)."""
-    progress = progress or (lambda n: None)
-    if jobs <= 1 or len(games) < 2:
-        out = []
-        for seats, seed in games:
-            out.append(play_game(rules, players, seats, seed, params))
-            progress(1)
-        return out
-    import concurrent.futures as cf
-    import multiprocessing
-    key = rules.fingerprint
-    _RULES[key] = rules
-    size = max(1, math.ceil(len(games) / (jobs * 8)))
-    tasks = [(key, players, params, games[i:i + size]) for i in range(0, len(games), size)]
-    context = multiprocessing.get_context("fork")   # workers inherit the compiled ruleset
-    results = [None] * len(tasks)
-    with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        futures = {pool.submit(_play_chunk, task): i for i, task in enumerate(tasks)}
-        for future in cf.as_completed(futures):
-            i = futures[future]
-            results[i] = future.result()
-            progress(len(results[i]))
-    return [record for chunk in results for record in chunk]
-
-
 def schedule(agents: list[str], players: int, games: int, seed: int = 0) -> tuple[list, int]:
     """The games to play: (seats, seed) for at least `games` games, in whole cycles; and the cycle length."""
     table = seatings(agents, players)
@@ -116,15 +40,39 @@ def schedule(agents: list[str], players: int, games: int, seed: int = 0) -> tupl
     return [(seats, seed + c) for c in range(cycles) for seats in table], len(table)
 
 
-def tournament(rules, agents: list[str], players: int, games: int, seed: int = 0, params=None, jobs: int = 1,
-               progress=None) -> dict:
-    """Play a tournament and summarise it (see `summarise`)."""
+def run_games(rules, players: int, agents: list[str], games: int, seed: int = 0, params=None,
+              runner: Runner | None = None, progress=None) -> tuple[list[dict], int, int]:
+    """Play the tournament's games -> their records (seats, winners, score totals, each seat's decisions
+    and seconds spent deciding), the cycle length and the number of cycles.
+
+    One batch of the analysis runner per seating, game c of each on seed `seed + c`: cycle c."""
+    runner = runner or Runner()
     plan, cycle = schedule(agents, players, games, seed)
+    cycles = len(plan) // cycle
+    tables = [Table(rules, players, list(seats), dict(params or {})) for seats, _ in plan[:cycle]]
+    for t in tables:
+        t.check(seed)
+    records = []
+    for _, record in runner.run([replace(t.batch(seed, cycles), timed=True) for t in tables], progress):
+        if record["error"] is not None:
+            raise game_failed(rules, record)
+        records.append({"seed": record["seed"], "seats": record["agents"], "winners": record["winners"],
+                        "stalled": record["stalled"], "totals": [row["total"] for row in record["scores"]],
+                        "turns": record["turns"], "decisions": record["seat_decisions"],
+                        "seconds": record["seat_seconds"]})
+    return records, cycle, cycles
+
+
+def tournament(rules, agents: list[str], players: int, games: int, seed: int = 0, params=None,
+               runner: Runner | None = None, progress=None) -> dict:
+    """Play a tournament and summarise it (see `summarise`)."""
+    runner = runner or Runner()
     start = time.perf_counter()
-    records = run_games(rules, players, plan, params, jobs, progress)
+    records, cycle, cycles = run_games(rules, players, agents, games, seed, params, runner, progress)
     summary = summarise(records, list(dict.fromkeys(agents)), players)
     summary.update({"ruleset": rules.name, "players": players, "games_asked": games, "seatings": cycle,
-                    "seeds": [seed, plan[-1][1]], "jobs": jobs, "seconds": time.perf_counter() - start})
+                    "seeds": [seed, seed + cycles - 1], "jobs": runner.jobs, "backend": runner.backend,
+                    "seconds": time.perf_counter() - start})
     return summary
 
 
@@ -213,41 +161,41 @@ def _meet(tally: list, mine: tuple, theirs: tuple) -> None:
 
 def report_text(s: dict) -> str:
     """The summary as tables for people."""
-    def pct(x):
-        return "-" if x is None else f"{100 * x:5.1f}%"
+    def rate(row):
+        return "-" if row["rate"] is None else pct(row["rate"])
 
-    def span(row):
-        i = row["interval"]
-        return "" if i is None else f"[{100 * i[0]:4.1f}%, {100 * i[1]:5.1f}%]"
+    def interval(row):
+        return span(row["interval"])
+
     lines = [f"{s['ruleset']}: {s['games']} games, {s['players']} players, {s['seatings']} seatings (every agent "
              f"in every seat equally often), seeds {s['seeds'][0]}..{s['seeds'][1]}"]
     if s["games"] != s["games_asked"]:
         lines.append(f"({s['games_asked']} games asked: played in whole cycles of {s['seatings']} seatings)")
     width = max(12, *(len(a) for a in s["agents"]))
     lines.append("")
-    lines.append(f"{'agent':<{width}}  {'games':>6}  {'win rate':>8}  {'95% interval':<16} {'wins':>5} "
+    lines.append(f"{'agent':<{width}}  {'games':>6}  {'win rate':>8}  {'95% interval':<12} {'wins':>5} "
                  f"{'shared':>6}  {'mean score':>10}  {'s/decision':>10}")
     for a, row in s["agents"].items():
         spd = row["seconds_per_decision"]
         mean = row["mean_score"]
-        lines.append(f"{a:<{width}}  {row['games']:>6}  {pct(row['rate']):>8}  {span(row):<16} {row['wins']:>5} "
+        lines.append(f"{a:<{width}}  {row['games']:>6}  {rate(row):>8}  {interval(row):<12} {row['wins']:>5} "
                      f"{row['shared_wins']:>6}  {'-' if mean is None else f'{mean:10.2f}':>10}  "
                      f"{'-' if spd is None else f'{spd:10.4f}':>10}")
     lines.append("")
     lines.append("win rate by seat (all agents): " + "; ".join(
-        f"{seat} {pct(row['rate']).strip()} {span(row)}" for seat, row in s["seats"].items()))
+        f"{seat} {rate(row)} {interval(row)}" for seat, row in s["seats"].items()))
     if len(s["agents"]) > 1:
         lines.append("win rate by agent and seat:")
         for a, row in s["agents"].items():
             lines.append(f"  {a:<{width}}  " + "  ".join(
-                f"{seat} {pct(cell['rate']).strip()}" for seat, cell in row["by_seat"].items()))
+                f"{seat} {rate(cell)}" for seat, cell in row["by_seat"].items()))
     if s["pairwise"]:
         lines.append("")
         lines.append("pairwise (finished ahead: a win the other did not share, else a higher score; level counts half):")
         for row in s["pairwise"]:
-            lines.append(f"  {row['agent']} vs {row['opponent']}: {pct(row['rate']).strip()} {span(row)} over "
+            lines.append(f"  {row['agent']} vs {row['opponent']}: {rate(row)} {interval(row)} over "
                          f"{row['games']} meetings ({row['ahead']} ahead, {row['behind']} behind, {row['level']} level)")
     lines.append("")
-    lines.append(f"shared wins: {s['shared_wins']}   stalled: {s['stalled']}   time: {s['seconds']:.1f} s "
-                 f"with {s['jobs']} job{'s' if s['jobs'] != 1 else ''}")
+    where = "Ray" if s.get("backend") == "ray" else f"{s['jobs']} job{'s' if s['jobs'] != 1 else ''}"
+    lines.append(f"shared wins: {s['shared_wins']}   stalled: {s['stalled']}   time: {s['seconds']:.1f} s with {where}")
     return "\n".join(lines)

@@ -97,39 +97,6 @@ def _relabel(world, sigma: dict) -> None:
         frame[4] = swap(frame[4])
 
 
-def _relabel(world, sigma: dict) -> None:
-    """Give every card of `sigma` its new identity in variables, card variables and effects in progress."""
-    if not sigma:
-        return
-    g = world.state
-
-    def swap(v):
-        t = type(v)
-        if t is Card:
-            return sigma.get(v, v)
-        if t is list:
-            return [swap(x) for x in v]
-        if t is tuple:
-            return tuple(swap(x) for x in v)
-        if t is dict:
-            return {k: swap(x) for k, x in v.items()}
-        return v
-
-    g.vars = {k: swap(v) for k, v in g.vars.items()}
-    g.pvars = {k: [swap(x) for x in v] for k, v in g.pvars.items()}
-    for name, table in g.cvars.items():
-        old = table[:]
-        for c, new in sigma.items():
-            table[new] = swap(old[c])
-    envs = {}
-    for frame in g.stack:
-        env = frame[2]
-        if id(env) not in envs:
-            envs[id(env)] = {k: swap(v) for k, v in env.items()}
-        frame[2] = envs[id(env)]
-        frame[4] = swap(frame[4])
-
-
 def _hide_values(world, player: int, unseen) -> None:
     """Variables hidden from `player` get their starting values (and so do the variables of the cards
     it cannot see): the bot cannot read them."""
