@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from interpreter import Game, GameError, load, load_text
-from interpreter.agents import (AgentSpecError, GreedyAgent, MctsAgent, RandomAgent, Request, UserAgent, make_agent,
-                                parse_spec, play)
+from interpreter.agents import (AgentSpecError, agent_problem, GreedyAgent, MctsAgent, RandomAgent, Request, UserAgent,
+                                make_agent, parse_spec, play)
 from interpreter.engine.lookahead import Sampler, _simultaneous_frame
 
 # specs ---------------------------------------------------------------------------------------------------
@@ -49,6 +49,7 @@ SPEC_ERRORS = [
     ("mcts:depth=deep", "mcts's 'depth' must be a whole number, not 'deep'"),
     ("mcts:reward=score", "mcts's 'reward' must be one of win, margin, not 'score'"),
     ("greedy:trials=0", "greedy's 'trials' must be a number of at least 1, not '0'"),
+    ("greedy:by=best", "greedy's 'by' must be one of auto, evaluate, score, not 'best'"),
     ("mcts:iterations", "'iterations' in 'mcts:iterations' is not key=value (settings follow the agent's name: "
                         "NAME:key=value:key=value)"),
     ("mcts:iterations=1:iterations=2", "'mcts:iterations=1:iterations=2' sets 'iterations' twice"),
@@ -199,6 +200,31 @@ def test_greedy_without_an_evaluation_plays_for_the_score():
         hand = [rules.cards[c]["value"] for c in game.state.zones[rules.zone_slot("hand", 2, p)]]
         choice = GreedyAgent(seed).choose(Request(game, p))
         assert game.decision.options[choice] == f"bank coin {max(hand)}"
+
+
+@pytest.mark.parametrize("by,pick", [("auto", min), ("evaluate", min), ("score", max)])
+def test_greedy_scores_by_the_evaluation_or_by_the_score_as_told(by, pick):
+    """The evaluation here prefers banking small coins, the score large ones."""
+    rules = load_text(BANK.replace("SCORING", "scoring: {parts: {coins: sum(me.bank.value)}}\n"
+                                   "agents: {evaluate: -sum(me.bank.value)}"))
+    for seed in range(4):
+        game = Game.new(rules, 2, seed=seed)
+        p = game.current_player
+        hand = [rules.cards[c]["value"] for c in game.state.zones[rules.zone_slot("hand", 2, p)]]
+        choice = make_agent(f"greedy:by={by}", seed).choose(Request(game, p))
+        assert game.decision.options[choice] == f"bank coin {pick(hand)}"
+
+
+@pytest.mark.parametrize("spec,scoring,problem", [
+    ("greedy:by=evaluate", "scoring: {parts: {coins: sum(me.bank.value)}}",
+     "greedy:by=evaluate scores positions by 'agents: evaluate', but bank declares none"),
+    ("greedy:by=score", "agents: {evaluate: count(me.bank)}",
+     "greedy:by=score scores positions by the score parts, but bank has none"),
+    ("greedy:by=score", "scoring: {parts: {coins: sum(me.bank.value)}}", None),
+    ("greedy", "agents: {evaluate: count(me.bank)}", None),
+])
+def test_greedy_is_refused_a_way_of_scoring_the_ruleset_lacks(spec, scoring, problem):
+    assert agent_problem(parse_spec(spec), load_text(BANK.replace("SCORING", scoring))) == problem
 
 
 def test_greedy_with_nothing_to_score_by_is_refused():

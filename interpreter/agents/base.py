@@ -41,11 +41,12 @@ class Request:
             self._decision = self._game.decision
         return self._decision.prompt
 
-    def option_values(self, rng, max_trials=None) -> dict:
+    def option_values(self, rng, max_trials=None, by: str = "auto") -> dict:
         """How good each option is for this player one step ahead (see engine/lookahead.py), in a
-        world where the cards this player cannot see are dealt again at random."""
-        from ..engine.lookahead import MAX_TRIALS, option_values
-        return option_values(self._game, self.player, rng, max_trials or MAX_TRIALS)
+        world where the cards this player cannot see are dealt again at random; `by` as in `evaluation`."""
+        from ..engine.lookahead import MAX_TRIALS, option_values, position_value
+        return option_values(self._game, self.player, rng, max_trials or MAX_TRIALS,
+                             position_value(self._game.rs, by))
 
     def sampler(self):
         """A function rng -> a world this player could believe in (a Game to search in; see
@@ -53,22 +54,23 @@ class Request:
         from ..engine.lookahead import Sampler
         return Sampler(self._game, self.player)
 
-    def evaluation(self):
-        """How good a position is for each player (game state -> numbers), or None: see
+    def evaluation(self, by: str = "auto"):
+        """How good a position is for each player (game state -> numbers), or None: by the ruleset's
+        `agents: evaluate` ("evaluate"), its score totals ("score"), or the first it has ("auto"); see
         engine/lookahead.evaluator."""
         from ..engine.lookahead import evaluator
-        return evaluator(self._game.rs)
+        return evaluator(self._game.rs, by)
 
     def why_not(self, text: str) -> str:
         """Why `text` is not a legal option now (the condition that failed, with its values), or ''."""
         from ..engine.refusal import explain_refusal
         return explain_refusal(self._game, text)
 
-    @property
-    def has_evaluation(self) -> bool:
-        """Whether a position can be scored: `agents: evaluate`, or else score parts."""
+    def has_evaluation(self, by: str = "auto") -> bool:
+        """Whether a position can be scored: by `agents: evaluate`, by score parts, or ("auto") by either."""
         rs = self._game.rs
-        return rs.evaluate is not None or bool(rs.scoring.parts)
+        return ((rs.evaluate is not None and by != "score")
+                or (bool(rs.scoring.parts) and by != "evaluate"))
 
 
 class Option:

@@ -114,10 +114,14 @@ def make_agent(spec, seed: int = 0) -> Agent:
 def agent_problem(spec: AgentSpec, rules) -> str | None:
     """Why this agent cannot play this ruleset, or None: agents that score positions need
     `agents: evaluate` or score parts."""
+    options = dict(spec.options)
+    if spec.name == "greedy" and options.get("by") == "evaluate" and rules.evaluate is None:
+        return f"greedy:by=evaluate scores positions by 'agents: evaluate', but {rules.name} declares none"
+    if spec.name == "greedy" and options.get("by") == "score" and not rules.scoring.parts:
+        return f"greedy:by=score scores positions by the score parts, but {rules.name} has none"
     scores = rules.evaluate is not None or bool(rules.scoring.parts)
     if scores:
         return None
-    options = dict(spec.options)
     if spec.name == "greedy":
         return (f"the greedy agent scores positions, but {rules.name} has neither 'agents: evaluate' nor "
                 "score parts; use random or mcts")

@@ -189,14 +189,14 @@ class Sampler:
         return world
 
 
-def evaluator(rs):
+def evaluator(rs, by: str = "auto"):
     """How good a position is for each player, as a function (game state -> a number per player): the
-    ruleset's `agents: evaluate` where it declares one, else each player's score total; None when the
-    ruleset has neither."""
-    if rs.evaluate is not None:
+    ruleset's `agents: evaluate` (by="evaluate", or "auto" where it declares one), else each player's
+    score total (by="score", or "auto"); None when the ruleset has neither."""
+    if rs.evaluate is not None and by != "score":
         evaluate = rs.evaluate
         return lambda g: [evaluate(g, {"me": p}, None) for p in g.players]
-    if rs.scoring.parts:
+    if rs.scoring.parts and by != "evaluate":
         parts = rs.scoring.parts
 
         def totals(g):
@@ -226,13 +226,13 @@ def evaluation_text(rs) -> str:
     return "nothing (the ruleset has neither 'agents: evaluate' nor score parts)"
 
 
-def position_value(rs):
+def position_value(rs, by: str = "auto"):
     """What the greedy bot maximises, as value(game state, player): the ruleset's `agents: evaluate` for
-    the player; without one, the player's score total minus the best total of the others."""
-    if rs.evaluate is not None:
+    the player; without one (or by="score"), the player's score total minus the best total of the others."""
+    if rs.evaluate is not None and by != "score":
         evaluate = rs.evaluate
         return lambda g, p: evaluate(g, {"me": p}, None)
-    totals = evaluator(rs)
+    totals = evaluator(rs, "score")
     if totals is None:
         return None
     return lambda g, p: lead(totals(g), p)
