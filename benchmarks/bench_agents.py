@@ -1,5 +1,6 @@
 """Benchmark: how strong the bots are: tournaments of mcts against random and greedy on the bundled games
--> win rates with 95% Wilson intervals, mcts's seconds per decision, and the command that reproduces each.
+(and of greedy by each ruleset's evaluation against greedy by the score alone) -> the first agent's win
+rate with its 95% Wilson interval, its seconds per decision, and the command that reproduces each.
 
 Run: python benchmarks/bench_agents.py [--games N] [--jobs N] [--seed S] [--only NAME,...] [--out DIR]
 Defaults: 200 games per tournament, 1 job, seed 0, every tournament below. Each tournament is what
@@ -32,6 +33,8 @@ TOURNAMENTS = [
     ("souk-mcts-greedy", "souk", 3, ["mcts", "greedy", "greedy"]),
     ("forehead-poker-mcts-random", "forehead-poker", 2, ["mcts", "random"]),
     ("forehead-poker-mcts-greedy", "forehead-poker", 2, ["mcts", "greedy"]),
+    ("cubirds-evaluate-score", "cubirds", 2, ["greedy", "greedy:by=score"]),
+    ("piepmatz-evaluate-score", "piepmatz", 2, ["greedy", "greedy:by=score"]),
 ]
 
 
@@ -40,13 +43,13 @@ def command(ruleset: str, players: int, agents: list[str], games: int, seed: int
             + (f" --seed {seed}" if seed else "") + (f" --jobs {jobs}" if jobs != 1 else ""))
 
 
-def line(name: str, s: dict) -> str:
-    """One result: mcts's win rate (interval), the share a seat would win by chance, seconds per decision."""
-    mcts = s["agents"]["mcts"]
-    lo, hi = mcts["interval"]
-    fair = mcts["games"] / s["games"] / s["players"]   # mcts's share of the seats: its even share of wins
-    return (f"{name}: {s['games']} games, mcts wins {100 * mcts['rate']:.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%] "
-            f"(even share {100 * fair:.0f}%), {mcts['seconds_per_decision']:.3f} s per mcts decision, "
+def line(name: str, first: str, s: dict) -> str:
+    """One result: the first agent's win rate (interval), its even share of wins, its seconds per decision."""
+    row = s["agents"][first]
+    lo, hi = row["interval"]
+    fair = row["games"] / s["games"] / s["players"]   # its share of the seats: its even share of wins
+    return (f"{name}: {s['games']} games, {first} wins {100 * row['rate']:.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%] "
+            f"(even share {100 * fair:.0f}%), {row['seconds_per_decision']:.3f} s per {first} decision, "
             f"{s['seconds']:.0f} s in all")
 
 
@@ -67,7 +70,7 @@ def main():
             continue
         print(f"$ {command(ruleset, players, agents, args.games, args.seed, args.jobs)}", flush=True)
         s = tournament(load(ruleset), agents, players, args.games, args.seed, runner=Runner(args.jobs))
-        print(line(name, s), flush=True)
+        print(line(name, agents[0], s), flush=True)
         if args.out:
             folder = Path(args.out)
             folder.mkdir(parents=True, exist_ok=True)
