@@ -444,7 +444,7 @@ def _print_files(summary: dict) -> None:
 @click.option("--games", "-n", type=click.IntRange(1, 10_000_000), default=500, show_default=True,
               help="Games on each side (the same seeds on both).")
 @click.option("--players", "-p", type=int, help="Number of players (default: the smallest both allow).")
-@click.option("--agents", "-a", help="Agents by seat on both sides, comma-separated (repeats to fill). "
+@click.option("--agents", "-a", help=AGENTS_HELP + " The same agents sit at both sides (the list repeats to fill). "
               "Default: each ruleset's default bot (random if it names none).")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the first game; game i uses seed+i.")
 @click.option("--param", "params", multiple=True, help="Override a parameter on both sides: --param hand_size=7.")

@@ -52,7 +52,10 @@ def _canon(value, labels):
 
 
 class MctsAgent(Agent):
-    """Information-set Monte Carlo tree search from its player's view (see the module docstring)."""
+    """Information-set Monte Carlo tree search: plays any ruleset, needs no evaluation. Each iteration deals
+    a world from what its player may see, walks one shared tree by UCT, plays on at random (to the end, or
+    `depth` decisions and scores the position) and credits each choice with its chooser's reward; it then
+    plays the option tried most (docs/agents.md)."""
 
     name = "mcts"
     OPTIONS = {
