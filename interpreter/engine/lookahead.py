@@ -2,6 +2,7 @@
 again at random), the value of each option one step ahead, and positions scored for search."""
 from __future__ import annotations
 
+import copy
 import random
 
 from .values import Card
@@ -13,7 +14,7 @@ def determinize(game, player: int, rng):
     """A clone in which every card `player` cannot see is shuffled among the places they cannot see.
 
     Zone sizes stay as they are; cards the player was shown (reveals) or sees (the top card of a `top`
-    zone) stay put. Variables the player may not see take their starting values. Other players'
+    zone) stay put. Variables the player may not see take the values a setup gives them. Other players'
     choices already made in a simultaneous decision are replaced by passing."""
     world = game.clone()
     world.record = False
@@ -61,7 +62,7 @@ def _deal_unseen(world, player: int, rng) -> None:
     # (a variable, a name of an effect in progress), the bot sees the card imagined at that place; and
     # values everyone sees on the cards' backs stay where they lie.
     _relabel(world, dict(zip(before, pool)))
-    _hide_values(world, player, pool)
+    _hide_values(world, player, pool, rng)
 
 
 def _relabel(world, sigma: dict) -> None:
@@ -97,20 +98,24 @@ def _relabel(world, sigma: dict) -> None:
         frame[4] = swap(frame[4])
 
 
-def _hide_values(world, player: int, unseen) -> None:
-    """Variables hidden from `player` get their starting values (and so do the variables of the cards
-    it cannot see): the bot cannot read them."""
+def _hide_values(world, player: int, unseen, rng) -> None:
+    """Variables hidden from `player` take the values they have just after the setup of another game
+    (same rules, players and parameters, on a seed drawn from the bot's generator): what the rules start
+    them at, or one of the values a random setup gives them. The variables of the cards it cannot see
+    take their declared values. The bot cannot read the real ones."""
     rs, g = world.rs, world.state
-    for name, spec in rs.var_specs.items():
-        if spec.visible == "public":
-            continue
-        if spec.per_player:
-            table = g.pvars[name]
-            for p in range(g.n):
-                if spec.visible == "nobody" or p != player:
-                    table[p] = list(spec.value) if type(spec.value) is list else spec.value
-        else:
-            g.vars[name] = list(spec.value) if type(spec.value) is list else spec.value
+    hidden = [(name, spec) for name, spec in rs.var_specs.items() if spec.visible != "public"]
+    if hidden:
+        # the declared value alone can be far off: chips declared 0 and dealt by the setup
+        start = type(world)._start(rs, g.n, rng.getrandbits(32), g.params, False).state
+        for name, spec in hidden:
+            if spec.per_player:
+                table = g.pvars[name]
+                for p in range(g.n):
+                    if spec.visible == "nobody" or p != player:
+                        table[p] = copy.deepcopy(start.pvars[name][p])
+            else:
+                g.vars[name] = copy.deepcopy(start.vars[name])
     for name, spec in rs.card_vars.items():
         if spec.visible == "public":
             continue
