@@ -350,6 +350,20 @@ def test_in_a_simultaneous_decision_the_searchers_world_forgets_what_the_others_
     assert 0 <= choice < game.option_count()
 
 
+def test_a_hidden_variable_is_believed_to_hold_what_a_setup_gives_it():
+    """Forehead poker: chips are private, declared 0 and dealt by the setup. In a bot's world the others'
+    chips are what they are at the first decision of a new game (the starting chips less the ante),
+    whatever they really hold now; its own are real."""
+    rules = load("forehead-poker")
+    fresh = Game.new(rules, 3, seed=99, record=False).state.pvars["chips"]
+    assert fresh == [rules.params["starting_chips"] - 1] * 3
+    game = Game.new(rules, 3, seed=4, record=False)
+    game.state.pvars["chips"] = [15, 7, 1]
+    me = game.current_player
+    world = Sampler(game, me)(random.Random(2))
+    assert world.state.pvars["chips"] == [[15, 7, 1][p] if p == me else fresh[p] for p in range(3)]
+
+
 @pytest.mark.parametrize("name,players", [("souk", 2), ("forehead-poker", 3), ("piepmatz", 2)])
 def test_mcts_plays_whole_games_with_picks_reactions_and_choices_inside_effects(name, players):
     rules = load(name)
