@@ -336,29 +336,47 @@ def _names(text: str | None, n: int) -> list[str]:
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="The port to listen on.")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on (0.0.0.0: other machines on your network too).")
-def serve(ruleset, port, host):
+@click.option("--db", "db", type=click.Path(dir_okay=False),
+              help="The SQLite file that keeps the games (default: rulebook/games.sqlite3 in $XDG_DATA_HOME, "
+                   "else in ~/.local/share).")
+def serve(ruleset, port, host, db):
     """Play in the browser: a local web app to start a game, take seats (bots in the others) and play.
 
     Open the printed address, choose the game and who sits where, and give each person the link of
-    their seat; each browser is sent only what its seat may see. RULESET (a bundled name or a file)
-    comes first in the list of games. Needs the web extra: pip install 'rulebook[web]'.
+    their seat: whoever holds a seat's link plays that seat, and each browser is sent only what its
+    seat may see. Games are stored as they are played and continue after a restart. RULESET (a
+    bundled name or a file) comes first in the list of games. Needs the web extra: pip install
+    'rulebook[web]'. See docs/serve.md.
 
     \b
     Examples:
       rulebook serve
       rulebook serve NAME --port 8080
-      rulebook serve my-game.yaml
+      rulebook serve my-game.yaml --db games.sqlite3
     """
     try:
         import uvicorn
         from interpreter.serve.app import create_app
+        from interpreter.serve.store import default_path
     except ImportError as exc:
         raise click.ClickException(f"serve needs the web extra ({exc.name} is missing): "
                                    "pip install 'rulebook[web]'")
-    app = create_app(ruleset)
+    import sqlite3
+    path = db or default_path()
+    try:
+        app = create_app(ruleset, db=path)
+    except sqlite3.Error as exc:
+        raise click.ClickException(f"{path}: cannot keep games there: {exc}")
+    except OSError as exc:   # its folder cannot be made (a file in the way, no permission)
+        raise click.ClickException(f"{path}: cannot keep games there: {exc.strerror or exc}"
+                                   + (f" ({exc.filename})" if exc.filename else ""))
+    click.echo(f"rulebook: games are kept in {path}")
+    for _, problem in app.state.problems:
+        click.echo(f"rulebook: {problem}", err=True)
     click.echo(f"rulebook: open http://{host if host != '0.0.0.0' else 'localhost'}:{port}/ in a browser "
                "(Ctrl-C stops the server)")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    # a page sends choices of a few dozen bytes: a larger frame closes its socket
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
 
 
 @cli.command("simulate")

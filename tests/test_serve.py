@@ -21,6 +21,15 @@ def start(client, **spec):
     return r.json()
 
 
+def auth(t, seat: int) -> dict:
+    """The header that carries seat `seat`'s token (seats from 1)."""
+    return {"Authorization": "Bearer " + t["seats"][seat - 1]["token"]}
+
+
+def ws_url(t, seat: int) -> str:
+    return f"/ws/{t['table']}/{seat}?token={t['seats'][seat - 1]['token']}"
+
+
 def test_the_lobby_lists_the_named_ruleset_first(client):
     names = [r["name"] for r in client.get("/api/rulesets").json()]
     assert names[0] == "cubirds" and "pit" in names
@@ -32,10 +41,10 @@ def test_a_game_against_bots_is_played_by_seat(client):
     t = start(client, ruleset="cubirds", players=3, agents=["human", "first"], seed=4)
     assert [s["agent"] for s in t["seats"]] == ["human", "first", "random"]
     url = f"/api/tables/{t['table']}/1"
-    b = client.get(url).json()
+    b = client.get(url, headers=auth(t, 1)).json()
     while not b.get("result"):
         assert b["decision"] is not None and b["decision"]["now"]
-        r = client.post(url + "/choose", json={"index": 0})
+        r = client.post(url + "/choose", json={"index": 0, "at": b["decision"]["at"]}, headers=auth(t, 1))
         assert r.status_code == 200, r.text
         b = r.json()
     assert b["result"]["winners"] and b["result"]["parts"] == ["birds"]
@@ -54,9 +63,10 @@ def test_bad_requests_say_why(client, path, body, status, message):
 
 def test_a_bot_seat_and_a_missing_table_are_refused(client):
     t = start(client, ruleset="cubirds", players=2, agents=["human", "random"], seed=1)
-    r = client.post(f"/api/tables/{t['table']}/2/choose", json={"index": 0})
-    assert r.status_code == 400 and r.json()["error"] == "P2 is played by a bot"
-    r = client.post(f"/api/tables/{t['table']}/1/choose", json={"index": 999})
+    r = client.post(f"/api/tables/{t['table']}/2/choose", json={"index": 0, "at": 0}, headers=auth(t, 1))
+    assert r.status_code == 403 and r.json()["error"] == "P2 is played by a bot: nobody sees its seat or acts for it"
+    at = client.get(f"/api/tables/{t['table']}/1", headers=auth(t, 1)).json()["decision"]["at"]
+    r = client.post(f"/api/tables/{t['table']}/1/choose", json={"index": 999, "at": at}, headers=auth(t, 1))
     assert r.status_code == 400 and "option 999 does not exist" in r.json()["error"]
     assert client.get("/api/tables/nothing/1").status_code == 404
     assert client.get(f"/api/tables/{t['table']}/7").json()["error"] == "no seat '7' at this table"
@@ -66,19 +76,19 @@ def test_simultaneous_choices_from_two_seats_over_websockets(client):
     """Pit: both people choose in the same market step, each from their own socket; choices given ahead
     of one's turn wait for it."""
     t = start(client, ruleset="pit", players=3, agents=["human", "human", "greedy"], seed=2)
-    tid = t["table"]
-    with client.websocket_connect(f"/ws/{tid}/1") as one, client.websocket_connect(f"/ws/{tid}/2") as two:
+    with client.websocket_connect(ws_url(t, 1)) as one, client.websocket_connect(ws_url(t, 2)) as two:
         b1, b2 = json.loads(one.receive_text())["board"], json.loads(two.receive_text())["board"]
         assert b1["decision"] and b2["decision"]
         turn = b1["turn"]
         later = b2 if not b2["decision"]["now"] else b1
         ws_later = two if later is b2 else one
-        ws_later.send_text(json.dumps({"choose": len(later["decision"]["options"]) - 1}))   # pass, ahead
+        ws_later.send_text(json.dumps({"choose": len(later["decision"]["options"]) - 1,    # pass, ahead
+                                       "at": later["decision"]["at"]}))
         assert json.loads(ws_later.receive_text())["board"]["chosen"] == "pass"
         first = one if ws_later is two else two
         first.receive_text()     # the other page hears of the change too
         now = b1 if later is b2 else b2
-        first.send_text(json.dumps({"choose": len(now["decision"]["options"]) - 1}))
+        first.send_text(json.dumps({"choose": len(now["decision"]["options"]) - 1, "at": now["decision"]["at"]}))
         after = json.loads(first.receive_text())["board"]
         assert after["turn"] > turn
 
@@ -90,7 +100,7 @@ def test_payloads_hold_only_what_their_seat_may_see(client):
     table = client.app.state.hub.get(t["table"])
     game = table.game
     for seat in (0, 1):
-        b = client.get(f"/api/tables/{t['table']}/{seat + 1}").json()
+        b = client.get(f"/api/tables/{t['table']}/{seat + 1}", headers=auth(t, seat + 1)).json()
         for s in b["seats"]:
             hand = next(z for z in s["zones"] if z["zone"] == "hand")["members"][0]
             if s["you"]:

@@ -39,6 +39,9 @@ class Decision:
     player: int
     prompt: str
     options: tuple  # labels, in the order the option indexes use
+    # how many choices had been made when it was asked: names this decision, so that an answer meant
+    # for an earlier one (late, or sent twice) can be told apart; a simultaneous decision keeps its number
+    asked_at: int = 0
 
     def __len__(self):
         return len(self.options)
@@ -118,7 +121,7 @@ class Game:
             return None
         node = self.rs.nodes[p[0]]
         labels = tuple(node.label(self, self.state, p[1], o) for o in p[2])
-        return Decision(p[1], node.prompt_text(self, self.state, p), labels)
+        return Decision(p[1], node.prompt_text(self, self.state, p), labels, self._asked_at())
 
     def option_count(self) -> int:
         p = self.state.pending
@@ -189,7 +192,16 @@ class Game:
         node, data = self.rs.nodes[node_id], top[4]
         later = data["queue"][len(data["chosen"]) + 1:]
         return [d] + [Decision(p, node.prompt_text(self, g, (node_id, p, options)),
-                               tuple(node.label(self, g, p, o) for o in options)) for p, options in later]
+                               tuple(node.label(self, g, p, o) for o in options), d.asked_at)
+                      for p, options in later]
+
+    def _asked_at(self) -> int:
+        """The number of choices made when the pending decision was asked (a simultaneous one: when it opened)."""
+        g = self.state
+        top = g.stack[-1] if g.stack else None
+        if top is not None and top[0] == () and top[3] == g.pending[0] and "at" in top[4]:
+            return top[4]["at"]
+        return len(g.history)
 
     def force_random(self, decide) -> None:
         """Let `decide(op, items, k)` fix the outcomes of the next random draws (see engine/chance.py);
@@ -227,7 +239,8 @@ class Game:
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise GameError(f"the saved game is damaged: {exc}", "saved-game") from None
 
-    def view(self, player: int, ids: bool = False) -> dict:
+    def view(self, player: int | None, ids: bool = False) -> dict:
+        """What `player` may see (None: an onlooker, who sees only what every player may see)."""
         from .view import view
         return view(self, player, ids)
 

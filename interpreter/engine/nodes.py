@@ -459,7 +459,7 @@ class Choose(Node):
         queue = [q for q in queue if q[1]]
         if not queue:
             return
-        vm.push_hold(env, self.id, {"queue": queue, "chosen": []})
+        vm.push_hold(env, self.id, {"queue": queue, "chosen": [], "at": len(g.history)})
         return vm.ask(self.id, queue[0][0], queue[0][1])
 
     def choice_of(self, i):

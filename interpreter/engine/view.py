@@ -13,8 +13,10 @@ HIDDEN = {"hidden": True}
 class Viewer:
     """Shows cards for one player: labels (or ids), with the card variables they may see."""
 
-    def __init__(self, game, player: int, ids: bool):
-        self.game, self.player, self.ids = game, player, ids
+    def __init__(self, game, player: int | None, ids: bool):
+        self.onlooker = player is None
+        # an onlooker has no seat's number: owns nothing, was shown nothing
+        self.game, self.player, self.ids = game, -1 if player is None else player, ids
         rs = game.rs
         self.labels = rs.card_labels
         self.card_vars = rs.card_vars
@@ -26,7 +28,7 @@ class Viewer:
             g, seen = self.game.state, set()
             for z in self.game.rs.zones.values():
                 for slot, owner, _ in g.layout.slots(z):
-                    level = z.level(self.player, owner)
+                    level = self.level(z, owner)
                     if level == "cards":
                         seen.update(g.zones[slot])
                     elif level == "top":
@@ -34,6 +36,13 @@ class Viewer:
             seen.update(c for c, who in g.known.items() if self.player in who)
             self._visible = seen
         return self._visible
+
+    def level(self, z, owner) -> str:
+        """What this player is shown of a zone (of `owner`'s copy). An onlooker is shown of a player's zone
+        what both its owner and the others are (a card that only the others see is not public)."""
+        if self.onlooker and owner is not None:
+            return max(z.owner_sees, z.others_see, key=LEVELS.index)
+        return z.level(self.player, owner)
 
     def card(self, c, seen: bool = True):
         """One card as shown: its label (or id); a map with its variables where the ruleset has any."""
@@ -68,7 +77,7 @@ class Viewer:
         return v
 
     def zone(self, z, cards, owner):
-        level = z.level(self.player, owner)
+        level = self.level(z, owner)
         if level == "cards":
             return self.cards(cards, z.ordered)
         if level == "none":
@@ -90,10 +99,14 @@ class Viewer:
         return out
 
 
-def view(game, player: int, ids: bool = False) -> dict:
-    """Everything `player` may see: visible cards as labels (or ids), other zones as counts or nothing."""
+def view(game, player: int | None, ids: bool = False) -> dict:
+    """Everything `player` may see: visible cards as labels (or ids), other zones as counts or nothing.
+
+    Player None is an onlooker, who sits at no seat: shown only what every player may see (what
+    `others_see` allows, no owner's share, no card revealed to someone, no private variable)."""
     rs, g = game.rs, game.state
     v = Viewer(game, player, ids)
+    onlooker, player = v.onlooker, v.player
     zones = {}
     layout = g.layout
     for zone in rs.zones.values():
@@ -116,7 +129,7 @@ def view(game, player: int, ids: bool = False) -> dict:
             zones[zone.name] = v.zone(zone, g.zones[zone.slot], None)
     specs = rs.var_specs
     out = {
-        "player": seat_name(player),
+        "player": None if onlooker else seat_name(player),
         "current": seat_name(g.current),
         "round": g.round,
         "turn": g.turn,

@@ -19,10 +19,9 @@ def board(game, seat: int | None, names=None, story_from: int = 0) -> dict:
     rs, g = game.rs, game.state
     display = rs.display
     words = display.words
-    viewer = seat if seat is not None else -1
-    view = game.view(viewer, ids=True)
+    view = game.view(seat, ids=True)
     # variables as people read them (cards in them by label); the zones above keep ids for their attributes
-    named = game.view(viewer)
+    named = game.view(seat)
     names = list(names or [])
     out = {
         "title": rs.title, "ruleset": rs.name, "players": g.n,
@@ -165,6 +164,7 @@ def _decision(game, seat, words) -> dict | None:
             parts = option_parts(game, seat)
             return {"prompt": words(d.prompt),
                     "now": game.current_player == seat,
+                    "at": d.asked_at,   # a choice names the decision it answers (see Decision.asked_at)
                     "options": [{"label": words(label), "parts": [words(x) for x in part]}
                                 for label, part in zip(d.options, parts)]}
     return None

@@ -1,15 +1,20 @@
 """The web app: HTTP and websocket requests -> the Hub's tables, each browser sent only its seat's board.
 
-Routes: `/` the lobby (start a game, take seats), `/t/{table}/{seat}` the play page of one seat,
-`/api/...` JSON for the pages and for tools, `/ws/{table}/{seat}` the seat's live board.
+Routes: `/` the lobby (start a game, see the games here), `/t/{table}/{seat}#TOKEN` the play page of
+one seat (`/t/{table}/watch` an onlooker's), `/api/...` JSON for the pages and for tools,
+`/ws/{table}/{seat}?token=TOKEN` the seat's live board. A seat's requests carry its token (the
+`token` query parameter or an `Authorization: Bearer` header); without it they get 403 and nothing
+of the seat. See docs/serve.md.
 """
 from __future__ import annotations
 
 import json
+import logging
 import os
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -20,9 +25,14 @@ from ..bundled import bundled
 from ..errors import GameError, RulebookError
 from .. import load
 from ..parameters import override_problem
-from .hub import Hub
+from .hub import Hub, Refused
+from .store import Store
 
 STATIC = Path(__file__).resolve().parent / "static"
+MAX_MESSAGE = 1024        # bytes in one websocket message from a page (a choice is about 30)
+MAX_BODY = 16 * 1024      # bytes in one request body
+STATUS = {"forbidden": 403, "no-table": 404, "no-seat": 404, "cannot-continue": 409, "too-large": 413}
+USAGE = 'a message is JSON: {"choose": option number, "at": the decision\'s "at"}'
 
 
 class Rulesets:
@@ -30,6 +40,7 @@ class Rulesets:
 
     def __init__(self, extra: str | None = None):
         self.paths = {name: str(path) for name, path in bundled().items()}
+        self.bundled = set(self.paths)
         self.first = None
         self.cache: dict = {}
         if extra is not None and extra in self.paths:
@@ -37,8 +48,18 @@ class Rulesets:
         elif extra is not None:
             rules = load(extra)   # a file that does not load is reported before the server starts
             self.first = rules.name if rules.name not in self.paths else extra
-            self.paths[self.first] = extra
+            self.paths[self.first] = str(Path(extra).resolve())
             self.cache[self.first] = rules
+
+    def source(self, name: str) -> str:
+        """Where a stored game says its ruleset comes from: a bundled name, or a file's absolute path."""
+        return name if name in self.bundled else self.paths[name]
+
+    def by_source(self, source: str):
+        """The ruleset a stored game names, loaded as it is now (a file is read again)."""
+        if source in self.bundled:
+            return self.get(source)
+        return load(source)
 
     def get(self, name: str):
         if name not in self.paths:
@@ -61,24 +82,56 @@ class Rulesets:
         return out
 
 
-def create_app(ruleset: str | None = None, hub: Hub | None = None) -> Starlette:
-    """The ASGI app; `ruleset` (a bundled name or a file) comes first in the lobby."""
+def create_app(ruleset: str | None = None, db: str | os.PathLike | None = None, hub: Hub | None = None) -> Starlette:
+    """The ASGI app; `ruleset` (a bundled name or a file) comes first in the lobby. Games are stored in the
+    SQLite file `db` (None: in memory only, gone with the process); stored games still being played
+    are brought back at once (`app.state.problems` lists those that cannot continue, and why)."""
     rulesets = Rulesets(ruleset)
-    hub = hub or Hub()
+    if hub is None:
+        hub = Hub(Store(db if db is not None else ":memory:"), rulesets.by_source)
+    problems = hub.restore_all()
     listeners: dict = {}     # table id -> {websocket: seat or None}
-
-    def seat_of(table, text: str):
-        if text == "watch":
-            return None
-        if not text.isdigit() or not 1 <= int(text) <= table.game.state.n:
-            raise GameError(f"no seat '{text}' at this table", "no-seat")
-        return int(text) - 1
 
     def table_of(table_id: str):
         table = hub.get(table_id)
         if table is None:
-            raise GameError("no such game here (it may have ended or the server restarted)", "no-table")
+            raise GameError("no such game here", "no-table")
         return table
+
+    def seat_of(table, text: str, token):
+        """The seat a request is for (None: an onlooker); refused unless `token` is that seat's."""
+        if text == "watch":
+            return None
+        if not (text.isascii() and text.isdigit() and len(text) <= 3) or not 1 <= int(text) <= table.game.state.n:
+            raise GameError(f"no seat '{text[:12]}' at this table", "no-seat")
+        seat = int(text) - 1
+        if table.agents[seat] != "human":
+            raise Refused(f"P{seat + 1} is played by a bot: nobody sees its seat or acts for it")
+        if not table.allows(seat, token):
+            raise Refused(f"this link does not give seat P{seat + 1}: its token is missing or wrong")
+        return seat
+
+    def token_of(request) -> str | None:
+        auth = request.headers.get("authorization", "")
+        if auth[:7].lower() == "bearer ":
+            return auth[7:].strip()
+        return request.query_params.get("token")
+
+    async def body_of(request: Request):
+        chunks, size = [], 0
+        async for chunk in request.stream():   # read no further than the limit
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise GameError(f"the request is larger than {MAX_BODY} bytes", "too-large")
+            chunks.append(chunk)
+        body = b"".join(chunks)
+        try:
+            spec = json.loads(body)
+        except (ValueError, UnicodeDecodeError):
+            raise GameError("the request is not JSON", "not-json") from None
+        if not isinstance(spec, dict):
+            raise GameError("the request is not a JSON object", "not-json")
+        return spec
 
     async def page(request: Request):
         return FileResponse(STATIC / "index.html")
@@ -89,12 +142,16 @@ def create_app(ruleset: str | None = None, hub: Hub | None = None) -> Starlette:
     async def list_rulesets(request: Request):
         return JSONResponse(rulesets.listing())
 
+    async def list_tables(request: Request):
+        base = str(request.base_url).rstrip("/")
+        rows = await run_in_threadpool(hub.listing)
+        for row in rows:
+            row["watch"] = f"{base}/t/{row['table']}/watch"
+        return JSONResponse(rows)
+
     async def create(request: Request):
         try:
-            spec = await request.json()
-        except ValueError:
-            return _error("the request is not JSON", 400)
-        try:
+            spec = await body_of(request)
             rules = rulesets.get(str(spec.get("ruleset", "")))
             n = int(spec.get("players") or rules.min_players)
             if not rules.min_players <= n <= rules.max_players:
@@ -105,6 +162,8 @@ def create_app(ruleset: str | None = None, hub: Hub | None = None) -> Starlette:
             if any(a not in ("human", "random", "first", "greedy") for a in agents):
                 return _error("agents are human, random, first or greedy", 400)
             params = spec.get("params") or {}
+            if not isinstance(params, dict):
+                return _error("params is a map of parameter names to values", 400)
             for name, value in params.items():
                 problem = override_problem(name, value, rules.params, rules.param_choices)
                 if problem is not None:
@@ -112,81 +171,118 @@ def create_app(ruleset: str | None = None, hub: Hub | None = None) -> Starlette:
             seed = spec.get("seed")
             seed = int(seed) if seed not in (None, "") else int.from_bytes(os.urandom(4), "big")
             names = [str(x)[:24] for x in (spec.get("names") or [])][:n]
-            table = hub.create(rules, n, agents, seed, params, names)
-        except (ValueError, TypeError) as exc:
+            table, tokens = await run_in_threadpool(hub.create, rules, n, agents, seed, params, names,
+                                                    rulesets.source(rules.name))
+        except (ValueError, TypeError, AttributeError) as exc:
             return _error(f"bad request: {exc}", 400)
         except GameError as exc:
-            return _error(str(exc), 400)
+            return _error(str(exc), STATUS.get(exc.code, 400))
         base = str(request.base_url).rstrip("/")
-        return JSONResponse({"table": table.id, "seed": seed, "seats": [
-            {"seat": f"P{i + 1}", "agent": a, "url": f"{base}/t/{table.id}/{i + 1}"} for i, a in enumerate(agents)],
-            "watch": f"{base}/t/{table.id}/watch"})
+        seats = []
+        for i, (agent, token) in enumerate(zip(agents, tokens)):
+            seat = {"seat": f"P{i + 1}", "agent": agent}
+            if token is not None:
+                # the page reads the token from the fragment, which browsers never send to a server
+                seat.update(url=f"{base}/t/{table.id}/{i + 1}#{token}", token=token)
+            seats.append(seat)
+        return JSONResponse({"table": table.id, "seed": seed, "seats": seats, "watch": f"{base}/t/{table.id}/watch"})
 
     async def get_board(request: Request):
         try:
-            table = table_of(request.path_params["table"])
-            return JSONResponse(table.board(seat_of(table, request.path_params["seat"])))
+            table = await run_in_threadpool(table_of, request.path_params["table"])
+            seat = seat_of(table, request.path_params["seat"], token_of(request))
+            return JSONResponse(await run_in_threadpool(table.board, seat))
         except GameError as exc:
-            return _error(str(exc), 404)
+            return _error(str(exc), STATUS.get(exc.code, 400))
 
     async def choose(request: Request):
         try:
-            table = table_of(request.path_params["table"])
-            seat = seat_of(table, request.path_params["seat"])
-            spec = await request.json()
+            table = await run_in_threadpool(table_of, request.path_params["table"])
+            seat = seat_of(table, request.path_params["seat"], token_of(request))
+            spec = await body_of(request)
             if seat is None:
                 raise GameError("an onlooker cannot choose", "onlooker")
-            table.choose(seat, spec.get("index"))
+            await run_in_threadpool(table.choose, seat, spec.get("index"), spec.get("at"))
         except GameError as exc:
-            return _error(str(exc), 400)
-        except ValueError:
-            return _error("the request is not JSON", 400)
+            return _error(str(exc), STATUS.get(exc.code, 400))
         await notify(table)
-        return JSONResponse(table.board(seat))
+        return JSONResponse(await run_in_threadpool(table.board, seat))
 
-    async def notify(table) -> None:
-        """Send every browser at the table its own new board."""
+    async def notify(table, chooser=None, reply=None) -> None:
+        """Send every browser at the table its own new board (the chooser's says which choice it answers)."""
         for ws, seat in list(listeners.get(table.id, {}).items()):
             try:
-                await ws.send_text(json.dumps({"board": table.board(seat)}, ensure_ascii=False))
+                message = {"board": await run_in_threadpool(table.board, seat)}
+                if ws is chooser:
+                    message["reply"] = reply
+                await ws.send_text(json.dumps(message, ensure_ascii=False))
             except Exception:   # a closed page: forget it
                 listeners.get(table.id, {}).pop(ws, None)
 
+    async def deny(ws: WebSocket, exc: GameError) -> None:
+        """Refuse a websocket before it opens: an HTTP answer (403 for a wrong token) and nothing else."""
+        try:
+            await ws.send_denial_response(_error(str(exc), STATUS.get(exc.code, 400)))
+        except RuntimeError:   # a server without the denial extension answers 403 to a close before accept
+            await ws.close(code=1008)
+
     async def live(ws: WebSocket):
-        await ws.accept()
         try:
-            table = table_of(ws.path_params["table"])
-            seat = seat_of(table, ws.path_params["seat"])
+            table = await run_in_threadpool(table_of, ws.path_params["table"])
+            seat = seat_of(table, ws.path_params["seat"], ws.query_params.get("token"))
         except GameError as exc:
-            await ws.send_text(json.dumps({"error": str(exc)}))
-            await ws.close()
+            await deny(ws, exc)
             return
+        await ws.accept()
         listeners.setdefault(table.id, {})[ws] = seat
-        await ws.send_text(json.dumps({"board": table.board(seat)}, ensure_ascii=False))
         try:
+            await ws.send_text(json.dumps({"board": await run_in_threadpool(table.board, seat)}, ensure_ascii=False))
             while True:
-                message = await ws.receive_text()
-                try:
-                    spec = json.loads(message)
-                    if seat is None:
-                        raise GameError("an onlooker cannot choose", "onlooker")
-                    table.choose(seat, spec.get("choose"))
-                except (ValueError, AttributeError):
-                    await ws.send_text(json.dumps({"error": "a message is {\"choose\": option number}"}))
-                    continue
-                except GameError as exc:
-                    await ws.send_text(json.dumps({"error": str(exc)}))
-                    continue
-                await notify(table)
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                answer, at = await _answer(table, seat, message)
+                if answer is None:
+                    await notify(table, ws, at)
+                else:
+                    await ws.send_text(json.dumps(answer, ensure_ascii=False))
         except WebSocketDisconnect:
             pass
         finally:
             listeners.get(table.id, {}).pop(ws, None)
 
+    async def _answer(table, seat, message) -> tuple:
+        """Take one message from a page: (None, its 'at') once its choice is taken, else (why not, its 'at')."""
+        text = message.get("text")
+        if text is None:
+            return {"error": "messages are text: " + USAGE}, None
+        if len(text) > MAX_MESSAGE or len(text.encode("utf-8", "replace")) > MAX_MESSAGE:
+            return {"error": f"a message is at most {MAX_MESSAGE} bytes"}, None
+        try:
+            spec = json.loads(text)
+        except ValueError:
+            return {"error": USAGE}, None
+        if not isinstance(spec, dict) or "choose" not in spec:
+            return {"error": USAGE}, None
+        at = spec.get("at")
+        if seat is None:
+            return {"error": "an onlooker cannot choose", "reply": at}, at
+        try:
+            await run_in_threadpool(table.choose, seat, spec["choose"], at)
+        except GameError as exc:
+            # with the board as it is now: a page that answered an old decision sees the new one
+            return {"error": str(exc), "reply": at, "board": await run_in_threadpool(table.board, seat)}, at
+        except Exception as exc:   # a bug must not take the server down; the table is as it was
+            logging.getLogger("rulebook.serve").exception("choice failed at table %s", table.id)
+            return {"error": f"the server failed on this choice and changed nothing ({type(exc).__name__})",
+                    "reply": at}, at
+        return None, at
+
     routes = [
         Route("/", page),
         Route("/t/{table}/{seat}", play_page),
         Route("/api/rulesets", list_rulesets),
+        Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", create, methods=["POST"]),
         Route("/api/tables/{table}/{seat}", get_board),
         Route("/api/tables/{table}/{seat}/choose", choose, methods=["POST"]),
@@ -195,6 +291,7 @@ def create_app(ruleset: str | None = None, hub: Hub | None = None) -> Starlette:
     ]
     app = Starlette(routes=routes)
     app.state.hub = hub
+    app.state.problems = problems
     return app
 
 

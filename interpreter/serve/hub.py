@@ -1,32 +1,56 @@
-"""Games served to browsers: requests to start a game and choices by seat -> tables and each seat's board.
+"""Games served to browsers: requests to start a game and choices by seat -> tables, stored and each seat's board.
 
-The Hub owns every table; a table is addressed by its id and a seat by its number. Each seat is
-shown only its own board (present/board.py: its view, its narration, its options). Storage and seat
-tokens can be added here without touching the web layer: the web layer only calls `create`, `get`,
-`board` and `choose`.
+The Hub owns every table; a table is addressed by its id and a seat by its number. A seat belongs to
+whoever holds its token (given once, when the game starts; only its hash is kept). Each seat is shown
+only its own board (present/board.py: its view, its narration, its options); an onlooker only what
+every player may see. Every request that changes a game is stored (store.py) before it is answered,
+and a request that fails changes nothing. The web layer only calls `create`, `get`, `listing` and the
+tables' `allows`, `board` and `choose`.
 """
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
+import sqlite3
 import threading
+import time
 
 from ..agents import Request, make_agent
 from ..engine.game import Game
-from ..errors import GameError, IllegalChoice
+from ..errors import GameError, IllegalChoice, RulebookError
 from ..present.board import board
+from .store import Store, digest
 
-MAX_TABLES = 200
-MAX_BOT_MOVES = 100_000   # bot moves run in one go before the table waits for a person (a runaway guard)
+MAX_TABLES = 200          # games kept in memory; finished ones make room (they stay stored)
+MAX_BOT_MOVES = 100_000   # bot moves run in one request before a person must choose (a runaway guard)
+MAX_REQUEST_SECONDS = 20.0   # and the time they may take: one request never holds a table (and a worker) longer
+TOKEN_BYTES = 18          # 144 bits from `secrets` per seat token
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+class Refused(GameError):
+    """A request that is not allowed (no seat for this token); the web layer answers 403."""
+
+    def __init__(self, message: str):
+        super().__init__(message, "forbidden")
 
 
 class Table:
     """One game: the ruleset, the game, who sits where, and choices given ahead in a simultaneous decision."""
 
-    def __init__(self, table_id: str, rules, game: Game, agents: list[str], names: list[str], seed: int):
+    def __init__(self, table_id: str, rules, game: Game, agents: list[str], names: list[str], seed: int,
+                 params: dict, token_hashes: list, store: Store):
         self.id, self.rules, self.game = table_id, rules, game
         self.agents = agents
         self.names = names
         self.seed = seed
+        self.params = params
+        self.token_hashes = token_hashes   # sha256 of each person's seat token; None for a bot's seat
+        self.store = store
         self.bots = {i: make_agent(a, seed=seed * 1000 + i) for i, a in enumerate(agents) if a != "human"}
         self.ahead: dict = {}       # seat -> the label it chose before its turn in a simultaneous decision
         self.version = 0
@@ -35,6 +59,14 @@ class Table:
     @property
     def humans(self) -> list[int]:
         return [i for i, a in enumerate(self.agents) if a == "human"]
+
+    def allows(self, seat: int, token) -> bool:
+        """Whether `token` is seat `seat`'s (compared in constant time; a bot's seat has none)."""
+        expected = self.token_hashes[seat] if 0 <= seat < len(self.token_hashes) else None
+        given = token_hash(token) if isinstance(token, str) else ""
+        # compare even when there is nothing to compare with, so that the time tells nothing
+        same = hmac.compare_digest(given.encode(), (expected or "-" * 64).encode())
+        return same and expected is not None
 
     def board(self, seat: int | None) -> dict:
         """What `seat` is shown (seat None: an onlooker), with the table's own facts."""
@@ -48,34 +80,56 @@ class Table:
                 b["decision"] = None
             return b
 
-    def choose(self, seat: int, index: int) -> None:
-        """Seat `seat` picks option `index` of its decision; bots then play until a person must choose."""
+    def choose(self, seat: int, index, at) -> None:
+        """Seat `seat` picks option `index` of the decision numbered `at` (see Decision.asked_at); bots then
+        play until a person must choose. Stored before it returns; on any failure nothing has changed."""
         with self.lock:
             if self.agents[seat] != "human":
                 raise IllegalChoice(f"P{seat + 1} is played by a bot")
+            if seat in self.ahead:
+                raise IllegalChoice(f"P{seat + 1} has chosen already ({self.ahead[seat]}): waiting for the others")
             decision = next((d for d in self.game.decisions() if d.player == seat), None)
             if decision is None:
-                raise IllegalChoice(f"P{seat + 1} has nothing to choose now")
-            if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(decision.options):
+                raise IllegalChoice(f"P{seat + 1} has nothing to choose now"
+                                    + (": the game is over" if self.game.is_over else ""))
+            if type(at) is not int:
+                raise IllegalChoice("a choice names the decision it answers: the 'at' of the board's decision")
+            if at != decision.asked_at:
+                raise IllegalChoice(f"that choice answers decision {at}, but decision {decision.asked_at} is the "
+                                    "one open (taken already, or sent twice?): look at the board again")
+            if type(index) is not int or not 0 <= index < len(decision.options):
                 raise IllegalChoice(f"option {index!r} does not exist: choose 0 to {len(decision.options) - 1}")
-            if self.game.current_player == seat:
-                self.game.apply(index)
-            else:
-                # a simultaneous decision: this seat's options are fixed; its choice waits for its turn
-                self.ahead[seat] = decision.options[index]
-            self._advance()
-            self.version += 1
+            before, ahead, version = self.game.clone(), dict(self.ahead), self.version
+            stored = len(self.game.state.history)
+            try:
+                if self.game.current_player == seat:
+                    self.game.apply(index)
+                else:
+                    # a simultaneous decision: this seat's options are fixed; its choice waits for its turn
+                    self.ahead[seat] = decision.options[index]
+                self._advance()
+                self.version += 1
+                self._save(stored)
+            except BaseException:
+                self.game, self.ahead, self.version = before, ahead, version
+                raise
 
-    def start(self) -> None:
-        with self.lock:
-            self._advance()
+    def _save(self, stored: int) -> None:
+        try:
+            self.store.save(self, stored)
+        except sqlite3.Error as exc:
+            raise GameError(f"the game could not be stored ({exc}): the choice was not taken", "storage") from None
 
     def _advance(self) -> None:
         """Play the bots' moves and the choices given ahead until a person has to choose or the game ends."""
         game = self.game
+        deadline = time.monotonic() + MAX_REQUEST_SECONDS
         for _ in range(MAX_BOT_MOVES):
             if game.is_over:
                 return
+            if time.monotonic() > deadline:
+                raise GameError(f"the bots played for more than {MAX_REQUEST_SECONDS:g} seconds without a person "
+                                "choosing: the request was stopped and changed nothing", "runaway")
             p = game.current_player
             if p in self.bots:
                 game.apply(self.bots[p].choose(Request(game, p)))
@@ -88,29 +142,114 @@ class Table:
 
 
 class Hub:
-    """Every table being played, by id."""
+    """Every table, by id: those in memory, and those stored that are brought back when asked for.
 
-    def __init__(self, default_ruleset: str | None = None):
+    `resolve(source)` loads a ruleset from where a stored game says it came from (a bundled name or a
+    file); a stored game whose ruleset changed since it started is not brought back: `broken` says why."""
+
+    def __init__(self, store: Store | None = None, resolve=None):
         self.tables: dict[str, Table] = {}
-        self.default_ruleset = default_ruleset
+        self.store = store if store is not None else Store()
+        self.resolve = resolve
+        self.broken: dict[str, str] = {}   # table id -> why it cannot continue
         self.lock = threading.Lock()
 
     def create(self, rules, players: int, agents: list[str], seed: int, params: dict | None = None,
-               names: list[str] | None = None) -> Table:
-        """Start a game: `agents` gives each seat's agent ('human' for a person in a browser)."""
-        game = Game.new(rules, players, seed=seed, params=params or {})
+               names: list[str] | None = None, source: str | None = None) -> tuple[Table, list]:
+        """Start a game: `agents` gives each seat's agent ('human' for a person in a browser). Returns the
+        table and each seat's token (None for a bot's seat): the only time the tokens are known."""
+        params = dict(params or {})
+        game = Game.new(rules, players, seed=seed, params=params)
+        tokens = [secrets.token_urlsafe(TOKEN_BYTES) if a == "human" else None for a in agents]
         with self.lock:
-            if len(self.tables) >= MAX_TABLES:
-                # the oldest finished table makes room; a server with only running games refuses
-                done = [t for t in self.tables.values() if t.game.is_over]
-                if not done:
-                    raise GameError(f"{MAX_TABLES} games are running here already", "too-many-games")
-                del self.tables[done[0].id]
+            self._make_room()
             table_id = secrets.token_urlsafe(6)
-            table = Table(table_id, rules, game, agents, list(names or []), seed)
+            while table_id in self.tables or self.store.load(table_id) is not None:
+                table_id = secrets.token_urlsafe(6)
+            table = Table(table_id, rules, game, agents, list(names or []), seed, params,
+                          [token_hash(t) if t else None for t in tokens], self.store)
+            with table.lock:
+                table._advance()
+                try:
+                    self.store.add(table, source or rules.name)
+                except sqlite3.Error as exc:
+                    raise GameError(f"the game could not be stored ({exc})", "storage") from None
             self.tables[table_id] = table
-        table.start()
-        return table
+        return table, tokens
+
+    def _make_room(self) -> None:
+        if len(self.tables) < MAX_TABLES:
+            return
+        # the oldest finished table leaves memory (it stays stored); a server with only running games refuses
+        done = [t for t in self.tables.values() if t.game.is_over]
+        if not done:
+            raise GameError(f"{MAX_TABLES} games are running here already", "too-many-games")
+        del self.tables[done[0].id]
 
     def get(self, table_id: str) -> Table | None:
-        return self.tables.get(table_id)
+        """The table, brought back from storage if need be; None if there is none. A stored game that cannot
+        continue raises a GameError (code 'cannot-continue') saying why."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if table_id in self.broken:
+            raise GameError(self.broken[table_id], "cannot-continue")
+        with self.lock:
+            if table_id in self.tables:
+                return self.tables[table_id]
+            try:
+                stored = self.store.load(table_id)
+            except sqlite3.Error as exc:
+                self.broken[table_id] = f"game {table_id} cannot continue: its stored record is damaged ({exc})"
+                raise GameError(self.broken[table_id], "cannot-continue") from None
+            if stored is None:
+                return None
+            problem = self._restore(stored)
+            if problem is not None:
+                self.broken[table_id] = problem
+                raise GameError(problem, "cannot-continue")
+            return self.tables[table_id]
+
+    def restore_all(self) -> list[tuple[str, str]]:
+        """Bring back the stored games still being played (the most recent first, as many as memory holds);
+        returns (id, why) for each that cannot continue."""
+        problems = []
+        for table_id in self.store.ids(unfinished_only=True, limit=MAX_TABLES):
+            try:
+                self.get(table_id)
+            except GameError as exc:
+                problems.append((table_id, str(exc)))
+        return problems
+
+    def _restore(self, s) -> str | None:
+        """Rebuild a stored game by replaying its choices; a reason instead if it would not be the same game."""
+        where = f"game {s.id} ({s.ruleset})"
+        try:
+            rules = self.resolve(s.source) if self.resolve is not None else None
+        except RulebookError as exc:
+            return f"{where} cannot continue: its ruleset ({s.source}) does not load now: {str(exc).splitlines()[0]}"
+        if rules is None:
+            return f"{where} cannot continue: its ruleset ({s.source}) is not available here"
+        if rules.fingerprint != s.fingerprint:
+            return (f"{where} cannot continue: its ruleset ({s.source}) has changed since the game started, "
+                    f"and replaying its choices could make a different game (put the old ruleset back to continue it)")
+        try:
+            game = Game.replay(rules, s.players, s.seed, s.choices, s.params)
+        except RulebookError as exc:
+            return f"{where} cannot continue: its choices no longer replay: {exc}"
+        if digest(game) != s.digest:
+            return (f"{where} cannot continue: replaying its choices reaches a different position than was "
+                    f"stored (this interpreter plays its ruleset differently)")
+        self._make_room()
+        table = Table(s.id, rules, game, s.agents, s.names, s.seed, s.params, s.tokens, self.store)
+        table.ahead, table.version = dict(s.ahead), s.version
+        self.tables[s.id] = table
+        return None
+
+    def listing(self, limit: int = 50) -> list[dict]:
+        """The games here as anyone may see them: ruleset, seats (agents and names), progress; never a token."""
+        out = self.store.listing(limit)
+        for row in out:
+            if row["table"] in self.broken:
+                row["problem"] = self.broken[row["table"]]
+        return out

@@ -55,6 +55,23 @@ async function start(ev) {
   w.innerHTML = `<a href="${data.watch}" target="_blank">watch</a> (sees what everyone sees)`;
   list.appendChild(w);
   $("links").hidden = false;
+  games();
+}
+
+async function games() {          // the games here: anyone may watch them; seat links are never listed
+  const rows = await (await fetch("/api/tables")).json();
+  const list = $("games");
+  list.innerHTML = "";
+  for (const g of rows) {
+    const li = document.createElement("li");
+    const seats = g.agents.map((a, i) => `P${i + 1} ${g.names[i] || (a === "human" ? "person" : a + " bot")}`);
+    const state = g.problem ? "cannot continue" : g.over ? "over" : `${g.moves} moves`;
+    li.innerHTML = `<a href="${g.watch}" target="_blank">watch</a> <span></span>`;
+    li.querySelector("span").textContent = `${g.ruleset}: ${seats.join(", ")} — ${state}`;
+    if (g.problem) li.title = g.problem;
+    list.appendChild(li);
+  }
+  $("gamelist").hidden = rows.length === 0;
 }
 
 (async () => {
@@ -64,4 +81,5 @@ async function start(ev) {
   $("players").addEventListener("change", seatRows);
   $("start").addEventListener("submit", start);
   players();
+  games();
 })();

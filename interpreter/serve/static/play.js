@@ -1,7 +1,9 @@
 // One seat's page: draws the board the server sends for this seat only, and sends its choices.
+// The seat's token is in the link's fragment (never sent with the page request); the socket carries it.
 "use strict";
 const $ = (id) => document.getElementById(id);
 const [, , table, seat] = location.pathname.split("/");
+const token = decodeURIComponent(location.hash.slice(1));
 const STEP_OVER = 12;          // longer option lists are chosen in steps
 let board = null, chosen = [], socket = null;
 
@@ -88,7 +90,7 @@ function drawSeats(b) {
 
 function send(index) {
   chosen = [];
-  socket.send(JSON.stringify({choose: index}));
+  socket.send(JSON.stringify({choose: index, at: board.decision.at}));
 }
 
 function drawDecision(b) {
@@ -162,6 +164,7 @@ function drawResult(b) {
 }
 
 function draw(b) {
+  if (board && board.version > b.version) return;   // an older board that arrived late
   board = b;
   document.title = `${b.title} — ${b.seat || "watching"}`;
   $("title").textContent = b.title;
@@ -180,16 +183,29 @@ function draw(b) {
   document.body.dataset.version = String(b.version);
 }
 
+let retries = 0;
+
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${proto}://${location.host}/ws/${table}/${seat}`);
+  const query = seat === "watch" ? "" : `?token=${encodeURIComponent(token)}`;
+  socket = new WebSocket(`${proto}://${location.host}/ws/${table}/${seat}${query}`);
+  let opened = false;
+  socket.onopen = () => { opened = true; retries = 0; };
   socket.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
-    if (msg.error) { $("error").textContent = msg.error; return; }
-    $("error").textContent = "";
-    draw(msg.board);
+    $("error").textContent = msg.error || "";
+    if (msg.board) draw(msg.board);
   };
-  socket.onclose = () => { $("error").textContent = "disconnected from the server"; };
+  socket.onclose = () => {
+    if (opened || (board && retries < 30)) {   // the server went away (a restart?): try again for a while
+      $("error").textContent = "disconnected from the server: reconnecting…";
+      retries += 1;
+      setTimeout(connect, 1000);
+      return;
+    }
+    $("error").textContent = board ? "disconnected from the server (reload the page to try again)"
+      : "this page cannot open the game: the link's seat token is missing or wrong, or the game is not here";
+  };
 }
 
 connect();
