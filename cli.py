@@ -13,7 +13,6 @@ import click
 
 from interpreter import RulebookError, RulesetError
 from interpreter.bundled import bundled, resolve, schema_path
-from interpreter.errors import did_you_mean
 
 # The compiler, the engine and the rest are imported by the commands that use them: `list` and
 # `validate` answer from the cache (interpreter/cache.py) without them, and start in a fraction of
@@ -50,16 +49,29 @@ def _overrides(rules, values) -> dict:
     return out
 
 
-def _agents(text: str | None) -> list[str]:
-    """`--agents a,b` -> names, each one an agent that exists."""
-    from interpreter.agents import AGENTS
+def _agents(text: str | None, rules=None) -> list[str]:
+    """`--agents a,b:key=value` -> agent specs, each one an agent that exists with settings it takes (and,
+    given the ruleset, one that can play it)."""
+    from interpreter.agents import AgentSpecError, agent_problem, parse_spec
     names = [a.strip() for a in text.split(",") if a.strip()] if text else []
     for name in names:
-        if name not in AGENTS:
-            hint = did_you_mean(name, AGENTS)
-            raise click.BadParameter(f"unknown agent '{name}' (agents: {', '.join(AGENTS)})"
-                                     + (f"; {hint}" if hint else ""), param_hint="'--agents'")
+        try:
+            spec = parse_spec(name)
+            if spec.user:
+                spec.make(0)   # the module imports, the class exists and takes these settings
+        except AgentSpecError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--agents'")
+        problem = agent_problem(spec, rules) if rules is not None else None
+        if problem:
+            raise click.BadParameter(problem, param_hint="'--agents'")
     return names
+
+
+AGENTS_HELP = ("Agents by seat, comma-separated: random, first, greedy "
+               "(one step ahead, scored by the ruleset's 'agents: evaluate', else by its score parts: own "
+               "total minus the best other), mcts (tree search over worlds dealt from what the player sees), "
+               "human, or module:ClassName (your own Python agent; see docs/agents.md). Settings follow a "
+               "name: mcts:iterations=400:time=1 (see 'rulebook agents').")
 
 
 def _players(rules, players: int | None) -> int:
@@ -263,8 +275,8 @@ def _diagnostics(f: str, games: int, runner, show_progress: bool) -> list:
 @cli.command()
 @click.argument("ruleset", required=False)
 @click.option("--players", "-p", type=int, help="Number of players (default: the ruleset's minimum).")
-@click.option("--agents", "-a", help="Agents by seat, comma-separated: human, random, first, greedy. Seats after "
-              "the list repeat its bots (never human). Default: you, then the ruleset's default bot.")
+@click.option("--agents", "-a", help=AGENTS_HELP + " Seats after the list repeat its bots (never human). "
+              "Default: you, then the ruleset's default bot.")
 @click.option("--seed", "-s", type=int, default=None, help="Random seed (default: a fresh one, printed).")
 @click.option("--param", "params", multiple=True, help="Override a parameter: --param hand_size=7.")
 @click.option("--names", help="Names of the seats, comma-separated: --names Ada,Bea.")
@@ -299,14 +311,14 @@ def play(ruleset, players, agents, seed, params, names, plain, resume, quiet):
     if saved is not None:
         game = Game.from_json(rules, saved["game"])
         n, seed, overrides = game.state.n, saved["seed"], saved.get("params") or {}
-        seats = play_seats(_agents(agents), n, rules.default_agent or "random") if agents else saved["agents"]
+        seats = play_seats(_agents(agents, rules), n, rules.default_agent or "random") if agents else saved["agents"]
         seat_names = _names(names, n) if names else saved.get("names") or []
     else:
         n = _players(rules, players)
         if seed is None:
             seed = int.from_bytes(os.urandom(4), "big")
         overrides = _overrides(rules, params)
-        seats = play_seats(_agents(agents), n, rules.default_agent or "random")
+        seats = play_seats(_agents(agents, rules), n, rules.default_agent or "random")
         seat_names = _names(names, n)
         game = Game.new(rules, n, seed=seed, params=overrides)
     plain = plain or not sys.stdout.isatty()
@@ -397,8 +409,8 @@ def serve(ruleset, port, host, db):
 @click.option("--games", "-n", type=click.IntRange(1, 10_000_000), default=100, show_default=True,
               help="Number of games.")
 @click.option("--players", "-p", type=int, help="Number of players (default: the ruleset's minimum).")
-@click.option("--agents", "-a", help="Agents by seat, comma-separated: random, first, greedy (repeats to fill). "
-              "Default: the ruleset's default bot (random if it names none).")
+@click.option("--agents", "-a", help=AGENTS_HELP + " The list repeats to fill the seats. Default: the ruleset's default bot (random if it "
+              "names none).")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the first game; game i uses seed+i.")
 @click.option("--param", "params", multiple=True, help="Override a parameter: --param hand_size=7.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON (and no progress bar).")
@@ -425,7 +437,7 @@ def simulate_cmd(ruleset, games, players, agents, seed, params, as_json, out, pl
     from interpreter.analysis.simulation import counter_names, run_simulation, score_parts
     rules = load(ruleset)
     n = _players(rules, players)
-    names = _bots(_agents(agents) or [rules.default_agent or "random"], "simulate")
+    names = _bots(_agents(agents, rules) or [rules.default_agent or "random"], "simulate")
     overrides = _overrides(rules, params)
     if plots:
         pyplot()   # a missing extra is reported before the games are played
@@ -446,9 +458,10 @@ def simulate_cmd(ruleset, games, players, agents, seed, params, as_json, out, pl
     _print_files(summary)
 
 
-def _bots(names: list[str], command: str) -> list[str]:
-    if "human" in names:
-        raise click.BadParameter(f"{command} plays bots only; use 'rulebook play' to play", param_hint="'--agents'")
+def _bots(names: list[str], command: str, what: str = "plays bots only") -> list[str]:
+    from interpreter.agents import parse_spec
+    if any(parse_spec(n).name == "human" for n in names):
+        raise click.BadParameter(f"{command} {what}; use 'rulebook play' to play", param_hint="'--agents'")
     return names
 
 
@@ -481,7 +494,7 @@ def _print_files(summary: dict) -> None:
 @click.option("--games", "-n", type=click.IntRange(1, 10_000_000), default=500, show_default=True,
               help="Games on each side (the same seeds on both).")
 @click.option("--players", "-p", type=int, help="Number of players (default: the smallest both allow).")
-@click.option("--agents", "-a", help="Agents by seat on both sides, comma-separated (repeats to fill). "
+@click.option("--agents", "-a", help=AGENTS_HELP + " The same agents sit at both sides (the list repeats to fill). "
               "Default: each ruleset's default bot (random if it names none).")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the first game; game i uses seed+i.")
 @click.option("--param", "params", multiple=True, help="Override a parameter on both sides: --param hand_size=7.")
@@ -517,7 +530,7 @@ def compare_cmd(ruleset_a, ruleset_b, games, players, agents, seed, params, para
     if players is None:
         players = max(rules_a.min_players, rules_b.min_players)
     players = _players(rules_b, _players(rules_a, players))
-    names = _bots(_agents(agents), "compare")
+    names = _bots(_agents(agents, rules_a) and _agents(agents, rules_b), "compare")
     tables = [Table(r, players, seat_agents(names or [r.default_agent or "random"], players),
                     _overrides(r, params + extra))
               for r, extra in ((rules_a, params_a), (rules_b, params_b))]
@@ -539,6 +552,69 @@ def compare_cmd(ruleset_a, ruleset_b, games, players, agents, seed, params, para
         return
     click.echo(comparison_text(summary))
     _print_files(summary)
+
+
+@cli.command("tournament")
+@click.argument("ruleset")
+@click.option("--agents", "-a", required=True,
+              help="The agents that play, comma-separated specs as in simulate (mcts:iterations=400, greedy, "
+                   "module:ClassName ...). With fewer agents than seats the list repeats to fill the table; a "
+                   "spec named twice is one agent in two seats.")
+@click.option("--games", "-n", type=click.IntRange(1, 10_000_000), default=100, show_default=True,
+              help="Number of games (rounded up to whole cycles of the seatings).")
+@click.option("--players", "-p", type=int, help="Number of players (default: the ruleset's minimum).")
+@click.option("--seed", "-s", type=int, default=0, show_default=True,
+              help="Seed of the first cycle; cycle c (every seating once) uses seed+c.")
+@click.option("--param", "params", multiple=True, help="Override a parameter: --param hand_size=7.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON (and no progress bar).")
+@_run_options
+def tournament_cmd(ruleset, agents, games, players, seed, params, as_json, jobs, backend, ray_address):
+    """Play agents against each other with every agent in every seat equally often; report win rates with
+    95% intervals per agent, per seat and per agent in each seat, pairwise results and decision times.
+
+    A win counts 1, a win shared by k players 1/k, a game nobody won 1/n for each seat. Pairwise, an
+    agent finished ahead of another when it won and the other did not, else when its score total was
+    higher.
+
+    \b
+    Examples:
+      rulebook tournament NAME --agents mcts,greedy,random --games 300
+      rulebook tournament NAME --players 4 --agents mcts,greedy --games 200 --jobs 2 --json
+      rulebook tournament NAME --agents mcts:iterations=100,mcts:iterations=400 --games 100
+    """
+    from interpreter import load
+    from interpreter.tournament import report_text, schedule, tournament
+    rules = load(ruleset)
+    n = _players(rules, players)
+    names = _agents(agents, rules)
+    if not names:
+        raise click.BadParameter("name at least one agent", param_hint="'--agents'")
+    _bots(names, "a tournament")
+    overrides = _overrides(rules, params)
+    runner = _runner(jobs, backend, ray_address)
+    total = len(schedule(names, n, games, seed)[0])
+    with _progress(total, "playing", not as_json) as update:
+        summary = tournament(rules, names, n, games, seed, overrides, runner, update)
+    click.echo(json.dumps(summary, indent=2) if as_json else report_text(summary))
+
+
+@cli.command("agents")
+def agents_cmd():
+    """List the agents and the settings each takes (NAME:key=value in --agents).
+
+    \b
+    Examples:
+      rulebook agents
+      rulebook simulate NAME --agents mcts:iterations=400:c=1.0,greedy
+    """
+    from interpreter.agents import AGENTS
+    for name, cls in AGENTS.items():
+        doc = " ".join((cls.__doc__ or "").split())
+        click.echo(f"{name}: {doc}")
+        for key, option in cls.OPTIONS.items():
+            click.echo(f"    {key}={option.describe()}")
+    click.echo("module:ClassName[:key=value...]: your own agent, a class with choose(view, options) -> index "
+               "(see docs/agents.md); settings are passed to the class as keyword arguments.")
 
 
 @cli.command("test")
@@ -681,7 +757,7 @@ def explain(ruleset, resolved, as_python):
 @cli.command()
 @click.argument("ruleset")
 @click.option("--players", "-p", type=int, help="Number of players (default: the ruleset's minimum).")
-@click.option("--agents", "-a", help="Agents by seat (default: the ruleset's default bot, else random).")
+@click.option("--agents", "-a", help=AGENTS_HELP + " The list repeats to fill the seats. Default: the ruleset's default bot, else random.")
 @click.option("--seed", "-s", type=int, default=0, show_default=True)
 def transcript(ruleset, players, agents, seed):
     """Print the full transcript of one seeded bot game (the format of the golden transcripts)."""
@@ -690,9 +766,8 @@ def transcript(ruleset, players, agents, seed):
     from interpreter.transcript import format_transcript
     rules = load(ruleset)
     n = _players(rules, players)
-    names = _agents(agents) or [rules.default_agent or "random"]
-    if "human" in names:
-        raise click.BadParameter("a transcript is of bots only; use 'rulebook play' to play", param_hint="'--agents'")
+    names = _agents(agents, rules) or [rules.default_agent or "random"]
+    _bots(names, "a transcript", "is of bots only")
     game = play_one(rules, n, seed, seat_agents(names, n), record=True)
     click.echo(format_transcript(rules, game, seed, names), nl=False)
 

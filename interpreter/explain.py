@@ -524,12 +524,19 @@ def scoring(rules, data) -> list[str]:
 
 
 def bots(rules, data) -> list[str]:
-    """The default bot and what a greedy bot maximises."""
+    """The default bot and what a greedy bot maximises (`evaluate`, else the score parts)."""
     spec = data.get("agents") or {}
     out = ["## Bots", "", f"Bots play `{rules.default_agent or 'random'}` unless told otherwise."]
     if spec.get("evaluate"):
         out.append(f"A `greedy` bot tries each option one step ahead and keeps the one that maximises "
-                   f"{code(spec['evaluate'])}.")
+                   f"{code(spec['evaluate'])}; an `mcts` bot whose rollouts stop early scores the position "
+                   "with it too.")
+    elif rules.scoring.parts:
+        out.append("A `greedy` bot tries each option one step ahead and keeps the one that maximises its "
+                   "score total minus the best total of the others (the ruleset declares no `evaluate`).")
+    else:
+        out.append("Nothing scores a position (no `evaluate`, no score parts): the `greedy` bot cannot play "
+                   "this game; `mcts` plays for the result.")
     return out + [""]
 
 

@@ -96,7 +96,8 @@ USAGE_ERRORS = [
     (["simulate", "cubirds", "--games", "x"], "'x' is not a valid integer range"),
     (["simulate", "cubirds", "--players", "1"], "Invalid value for '--players': cubirds is for 2 to 5 players, not 1"),
     (["simulate", "cubirds", "--agents", "randm"],
-     "Invalid value for '--agents': unknown agent 'randm' (agents: random, first, greedy, human); "
+     "Invalid value for '--agents': unknown agent 'randm' (agents: random, first, greedy, mcts, human, "
+     "or module:ClassName); "
      "did you mean 'random'?"),
     (["simulate", "cubirds", "--agents", "human"], "simulate plays bots only"),
     (["simulate", "cubirds", "--param", "hand_sz=3"],
@@ -119,6 +120,14 @@ USAGE_ERRORS = [
     (["serve", "--port", "0"], "Invalid value for '--port': 0 is not in the range 1<=x<=65535."),
     (["play", "--names", "A,B,C"], "name a RULESET, or --resume a saved game"),
     (["play", "cubirds", "--names", "A,B,C"], "Invalid value for '--names': 3 names for 2 players"),
+    (["tournament", "cubirds"], "Missing option '--agents'"),
+    (["tournament", "cubirds", "--agents", "human,random"], "a tournament plays bots only"),
+    (["tournament", "cubirds", "--agents", "mcts:iter=3"],
+     "Invalid value for '--agents': agent 'mcts' has no setting 'iter' (it takes iterations, time, c, depth, reward)"),
+    (["tournament", "cubirds", "--agents", "random", "--jobs", "-1"], "-1 is not in the range"),
+    (["tournament", "cubirds", "--agents", "random", "--ray-address", "10.0.0.5:6379"],
+     "Invalid value for '--ray-address': only with --backend ray"),
+    (["agents", "extra"], "Got unexpected extra argument (extra)"),
     (["explain"], "Missing argument 'RULESET'"),
     (["test"], "Missing argument 'SCENARIOS...'"),
     (["new", "variant", "cubirds"], "Missing argument 'FILE'"),

@@ -326,13 +326,19 @@ def test_a_save_keeps_card_variables_memories_and_players_in_variables():
 def test_a_bots_world_keeps_what_it_was_shown_and_hides_what_it_may_not_know():
     game = game_with("  - reveal: {cards: next(me).hand, to: me}\n  - set: {next(me).coins: 9, secret_total: 4}\n"
                      "  - add: {next(me).hand.marks: 3}")
+    # hidden values are believed to be what the setup makes them (here 9 and 4, as the rules say), never
+    # what they are now
+    game.state.pvars["coins"] = [6, 11]
+    game.state.vars["secret_total"] = 7
     for seed in range(5):
         world = determinize(game, 0, random.Random(seed))
         assert zone(world, "hand", 1) == zone(game, "hand", 1)          # shown: stays put
-        assert world.state.pvars["coins"] == [5, 5] and world.state.vars["secret_total"] == 0
-        assert zone(world, "vault", 1) == zone(game, "vault", 1)        # seen as nothing: stays put
+        assert world.state.pvars["coins"] == [6, 9] and world.state.vars["secret_total"] == 4
+        assert len(zone(world, "vault", 1)) == len(zone(game, "vault", 1))   # seen as nothing: its size kept,
+    # but not its card: a zone shown as nothing is dealt with the other cards the player cannot see
+    assert any(zone(determinize(game, 0, random.Random(s)), "vault", 1) != zone(game, "vault", 1) for s in range(5))
     other_world = determinize(game, 1, random.Random(0))
-    assert other_world.state.pvars["coins"] == [5, 9]
+    assert other_world.state.pvars["coins"] == [5, 11]
 
 
 def test_a_bots_world_does_not_learn_a_hidden_card_from_a_variable_that_holds_it():

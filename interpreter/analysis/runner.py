@@ -15,11 +15,12 @@ import signal
 import socket
 import sys
 import threading
+import time
 from dataclasses import dataclass
 
 import yaml
 
-from ..agents import Request, make_agent
+from ..agents import Request, checked, make_agent
 from ..engine.game import Game
 from ..errors import GameError, RulebookError
 
@@ -66,6 +67,7 @@ class Batch:
     games: int = 1
     params: tuple = ()           # (name, value) parameter overrides
     track_actions: bool = False  # note the actions taken (for validate --simulate)
+    timed: bool = False          # count and time each seat's decisions (for tournaments; timings vary by run)
 
 
 def play_game(rules, batch: Batch, index: int) -> dict:
@@ -75,6 +77,7 @@ def play_game(rules, batch: Batch, index: int) -> dict:
               "params": dict(batch.params), "error": None}
     taken: set[str] = set()
     asked = 0   # the turn of the last decision (a game that reaches its turn limit long after it loops)
+    decisions, seconds = [0] * batch.players, [0.0] * batch.players
     try:
         # validate --simulate (track_actions) also writes the log and the labels, as play does, so that
         # a text that fails there is found
@@ -82,7 +85,14 @@ def play_game(rules, batch: Batch, index: int) -> dict:
         agents = [make_agent(name, seed=seed * 1000 + seat) for seat, name in enumerate(batch.seats)]
         while not game.is_over:
             who = game.current_player
-            choice = agents[who].choose(Request(game, who))
+            if batch.timed:
+                start = time.perf_counter()
+                choice = agents[who].choose(Request(game, who))
+                seconds[who] += time.perf_counter() - start
+                decisions[who] += 1
+            else:
+                choice = agents[who].choose(Request(game, who))
+            choice = checked(choice, game, agents[who])
             if batch.track_actions:
                 game.legal_options()   # the labels and the prompt
                 asked = game.state.turn
@@ -104,6 +114,8 @@ def play_game(rules, batch: Batch, index: int) -> dict:
     if batch.track_actions:
         record["actions"] = sorted(taken)
         record["last_decision_turn"] = asked
+    if batch.timed:
+        record.update({"seat_decisions": decisions, "seat_seconds": seconds})
     return record
 
 

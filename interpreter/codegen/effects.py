@@ -147,15 +147,9 @@ class Fuser:
         k = "None" if node.count is None else self.expr(node.count, py)
         take = "None" if node.take is None else self.const(node.take, "K_take")
         call = f"N_move_top(vm, g, {s}, {d}, {k}, {take}, {at}, e, {self.const(node.refill, 'K_refill')})"
-        if node.if_empty is None:
-            lines.add(call)
-            return
-        lines.add(f"if {call}:")
-        with lines.indent():
-            self.block(node.if_empty, py)
+        self._call_or_else(call, node.if_empty, py)
 
     def s_Deal(self, node, py):
-        lines = self.b.lines
         s, k = self.expr(node.src, py), self.expr(node.count, py)
         who = "g.players" if node.players is None else \
             f"N_as_players(g, {self.expr(node.players, py)}, \"deal's players\")"
@@ -170,12 +164,17 @@ class Fuser:
             else:
                 member = f" + {self.const(node.member, 'K_member')}(g, e, None) * g.n"
         call = f"N_deal(vm, g, {s}, g.zbase[{int(node.zid)}]{member}, {k}, {who}, {self.const(node.refill, 'K_refill')})"
-        if node.if_empty is None:
+        self._call_or_else(call, node.if_empty, py)
+
+    def _call_or_else(self, call: str, if_empty, py) -> None:
+        """A move or deal call, followed by its `if_empty` block when the call says it ran short."""
+        lines = self.b.lines
+        if if_empty is None:
             lines.add(call)
             return
         lines.add(f"if {call}:")
         with lines.indent():
-            self.block(node.if_empty, py)
+            self.block(if_empty, py)
 
     def s_Shuffle(self, node, py):
         self.b.lines.add(f"N_shuffle(g, {self.expr(node.zone, py)})")

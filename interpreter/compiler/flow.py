@@ -17,7 +17,7 @@ END_KEYS = ("when", "winners", "reason", "do")
 SCORING_KEYS = ("parts", "tie_breakers")
 LIMITS_KEYS = ("turns",)
 AGENTS_KEYS = ("default", "evaluate")
-AGENT_NAMES = ("random", "first", "greedy", "human")
+AGENT_NAMES = ("random", "first", "greedy", "mcts", "human")
 DEFAULT_TURN_LIMIT = 1000
 
 
@@ -171,8 +171,8 @@ class FlowBuilder:
                 continue
         return out
 
-    def agents(self):
-        """`agents`: the bots' default for this game, and the evaluation a greedy bot maximises."""
+    def agents(self, scoring):
+        """`agents`: the bots' default for this game, and how bots score a position (greedy maximises it)."""
         ctx = self.ctx
         spec = self.section("agents", {})
         if not isinstance(spec, dict):
@@ -184,9 +184,9 @@ class FlowBuilder:
         if default is not None and default not in AGENT_NAMES:
             ctx.unknown(("agents", "default"), "agent", default, AGENT_NAMES, "unknown-agent")
         evaluate = ctx.expr(("agents", "evaluate"), Scope({}), random_ok=False) if "evaluate" in spec else None
-        if default == "greedy" and evaluate is None:
-            ctx.fail(("agents", "default"), "a greedy bot needs 'evaluate': how good a state is for 'me'",
-                     "missing-field")
+        if default == "greedy" and evaluate is None and not scoring.parts:
+            ctx.fail(("agents", "default"), "a greedy bot scores positions: it needs 'evaluate' (how good a "
+                     "state is for 'me') or score parts", "missing-field")
         return default, evaluate
 
     # scoring -------------------------------------------------------------------------

@@ -92,7 +92,7 @@ class _Builder(CardsBuilder, ZonesBuilder, NamesBuilder, FlowBuilder):
         setup_block = self.fx.block(("setup",), Scope({})) if "setup" in data else None
         flow = self.guard(self.flow, setup_block)
         scoring = self.guard(self.scoring) or Scoring()
-        default_agent, evaluate = self.guard(self.agents) or (None, None)
+        default_agent, evaluate = self.guard(self.agents, scoring) or (None, None)
         display = compile_display(ctx, data, self.zone_defs, self.var_specs, scoring.parts, self.cards,
                                   ctx.names.card_attrs, ctx.names.functions)
         ctx.check()

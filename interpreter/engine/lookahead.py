@@ -1,6 +1,9 @@
-"""One step of lookahead for bots: a game + a player -> the value of each option in a world the player
-could believe in (cards they cannot see are dealt again at random), so no hidden card leaks."""
+"""Worlds for bots: a game + a player -> copies the player could believe in (what they cannot see dealt
+again at random), the value of each option one step ahead, and positions scored for search."""
 from __future__ import annotations
+
+import copy
+import random
 
 from .values import Card
 
@@ -10,46 +13,61 @@ WIN = 10 ** 9
 def determinize(game, player: int, rng):
     """A clone in which every card `player` cannot see is shuffled among the places they cannot see.
 
-    Zone sizes stay as they are; cards out of sight entirely (a zone shown as nothing) stay put, and
-    so do cards the player was shown (reveals) or sees (the top card of a `top` zone). Variables the
-    player may not see take their starting values. Other players' choices already made in a
-    simultaneous decision are replaced by passing. The world draws its random outcomes from `rng`:
-    the game's own generator is hidden too (and is not copied)."""
+    Zone sizes stay as they are; cards the player was shown (reveals) or sees (the top card of a `top`
+    zone) stay put. Variables the player may not see take the values a setup gives them. Other players'
+    choices already made in a simultaneous decision are replaced by passing. The world draws its random
+    outcomes from `rng`: the game's own generator is hidden too (and is not copied)."""
     world = game.clone(share_rng=True)
     world.state.rng = rng
     world.record = False
     # a world is never replayed nor shown: its trials need not copy the game's history and log
     world.state.history, world.state.log, world.state.events = [], [], []
     world.probing = True
+    # first, so that the others' options (many, in a simultaneous decision) are not relabeled in vain
+    _forget_other_commitments(world, player)
+    _deal_unseen(world, player, rng)
+    return world
+
+
+def _deal_unseen(world, player: int, rng) -> None:
+    """Shuffle the cards `player` cannot identify among the positions they lie in (each card among the
+    places of cards of its type), and hide values.
+
+    The cards are sorted before the shuffle, so the world depends on which cards are unseen and where
+    the gaps are, never on which unseen card lies where: a bot's world is the same whatever the hidden
+    order of the real game (the leak tests check this)."""
     rs, g = world.rs, world.state
     known = g.known
-    holes = []   # (slot, position) of every card the player cannot see, but for zones shown as nothing
-    unseen = []  # ... and the cards of those zones
+    holes = []   # (slot, position) of every card the player cannot identify
     for z in rs.zones.values():
         for slot, owner, _ in g.layout.slots(z):
             level = z.level(player, owner)
-            cards = g.zones[slot]
-            if level == "none":
-                unseen.extend(c for c in cards if player not in known.get(c, ()))
-            if level in ("cards", "none"):
+            if level == "cards":
                 continue
+            cards = g.zones[slot]
             for i in range(1 if level == "top" else 0, len(cards)):
                 if player not in known.get(cards[i], ()):
                     holes.append((slot, i))
-    # first, so that the others' options (many, in a simultaneous decision) are not relabeled in vain
-    _forget_other_commitments(world, player)
-    before = [g.zones[s][i] for s, i in holes]
-    unseen.extend(before)
+    zones = g.zones
+    before = [zones[s][i] for s, i in holes]
+    # a card is only imagined as another card of its type (a type shows on the card's back)
+    cards_of = rs.cards
+    groups: dict = {}
+    for k, c in enumerate(before):
+        groups.setdefault(cards_of[c]["type"], []).append(k)
     pool = before[:]
-    rng.shuffle(pool)
+    for _, places in sorted(groups.items()):
+        cards = sorted(before[k] for k in places)
+        rng.shuffle(cards)
+        for k, c in zip(places, cards):
+            pool[k] = c
     for (s, i), c in zip(holes, pool):
-        g.zones[s][i] = c
+        zones[s][i] = c
     # The card at a place is imagined to be another: wherever the game refers to a card it cannot see
     # (a variable, a name of an effect in progress), the bot sees the card imagined at that place; and
     # values everyone sees on the cards' backs stay where they lie.
     _relabel(world, dict(zip(before, pool)))
-    _hide_values(world, player, unseen)
-    return world
+    _hide_values(world, player, pool, rng)
 
 
 def _relabel(world, sigma: dict) -> None:
@@ -88,20 +106,24 @@ def _relabel(world, sigma: dict) -> None:
         frame[4] = swap(frame[4])
 
 
-def _hide_values(world, player: int, unseen) -> None:
-    """Variables hidden from `player` get their starting values (and so do the variables of the cards
-    it cannot see): the bot cannot read them."""
+def _hide_values(world, player: int, unseen, rng) -> None:
+    """Variables hidden from `player` take the values they have just after the setup of another game
+    (same rules, players and parameters, on a seed drawn from the bot's generator): what the rules start
+    them at, or one of the values a random setup gives them. The variables of the cards it cannot see
+    take their declared values. The bot cannot read the real ones."""
     rs, g = world.rs, world.state
-    for name, spec in rs.var_specs.items():
-        if spec.visible == "public":
-            continue
-        if spec.per_player:
-            table = g.pvars[name]
-            for p in range(g.n):
-                if spec.visible == "nobody" or p != player:
-                    table[p] = list(spec.value) if type(spec.value) is list else spec.value
-        else:
-            g.vars[name] = list(spec.value) if type(spec.value) is list else spec.value
+    hidden = [(name, spec) for name, spec in rs.var_specs.items() if spec.visible != "public"]
+    if hidden:
+        # the declared value alone can be far off: chips declared 0 and dealt by the setup
+        start = type(world)._start(rs, g.n, rng.getrandbits(32), g.params, False).state
+        for name, spec in hidden:
+            if spec.per_player:
+                table = g.pvars[name]
+                for p in range(g.n):
+                    if spec.visible == "nobody" or p != player:
+                        table[p] = copy.deepcopy(start.pvars[name][p])
+            else:
+                g.vars[name] = copy.deepcopy(start.vars[name])
     for name, spec in rs.card_vars.items():
         if spec.visible == "public":
             continue
@@ -114,20 +136,120 @@ def _pass_of(options):
     return tuple(options[-1]) if options[-1][0] == -1 else tuple(options[0])
 
 
+def _simultaneous_frame(g):
+    """The hold frame of the simultaneous decision under way (below any items being picked), or None."""
+    for frame in reversed(g.stack):
+        data = frame[4]
+        if frame[0] == () and isinstance(data, dict):
+            if "chosen" in data:
+                return frame
+            if "origin" in data:
+                continue   # a pick in progress: the decision it belongs to lies below
+        return None
+    return None
+
+
 def _forget_other_commitments(world, player: int) -> None:
     """In a simultaneous decision, others' choices are secret: in this world every other chooser
     passes (or takes their first option), and `player` chooses last, so that a trial resolves at once.
     Each other chooser is left only the option they take: nothing else reads the others' lists here."""
     g = world.state
-    if g.pending is None or not g.stack:
+    if g.pending is None:
         return
-    top = g.stack[-1]
-    data = top[4]
-    if top[0] == () and isinstance(data, dict) and "chosen" in data:
+    frame = _simultaneous_frame(g)
+    if frame is not None:
+        data = frame[4]
         others = [(q[0], _pass_of(q[1])) for q in data["queue"] if q[0] != player]
         mine = [q for q in data["queue"] if q[0] == player]
         data["queue"] = [(p, (option,)) for p, option in others] + mine
         data["chosen"] = others
+
+
+def _reopen_commitments(world, player: int) -> None:
+    """In a simultaneous decision, others' choices are secret: in this world `player` chooses first and
+    every other chooser chooses again after it, from options listed anew in this world (the options
+    they were really offered tell what they hold)."""
+    g = world.state
+    if g.pending is None:
+        return
+    frame = _simultaneous_frame(g)
+    if frame is None:
+        return
+    node, env, data = world.rs.nodes[frame[3]], frame[2], frame[4]
+    mine = [q for q in data["queue"] if q[0] == player]
+    others = [(q[0], tuple(node._options(g, env, q[0]))) for q in data["queue"] if q[0] != player]
+    data["queue"] = mine + [q for q in others if q[1]]
+    data["chosen"] = []
+
+
+class Sampler:
+    """Worlds for a search by `player` from the game as it is now: each call deals what the player cannot
+    see again and gives the world a generator of its own (the game's generator state would tell the
+    order of future shuffles)."""
+
+    def __init__(self, game, player: int):
+        base = game.clone()
+        base.record = False
+        base.state.history = []   # the choices of every player so far, secret ones included
+        base.state.log = []       # private lines too
+        self.base, self.player = base, player
+
+    def __call__(self, rng):
+        world = self.base.clone()
+        world.probing = False
+        _deal_unseen(world, self.player, rng)
+        _reopen_commitments(world, self.player)
+        world.state.rng = random.Random(rng.getrandbits(64))
+        return world
+
+
+def evaluator(rs, by: str = "auto"):
+    """How good a position is for each player, as a function (game state -> a number per player): the
+    ruleset's `agents: evaluate` (by="evaluate", or "auto" where it declares one), else each player's
+    score total (by="score", or "auto"); None when the ruleset has neither."""
+    if rs.evaluate is not None and by != "score":
+        evaluate = rs.evaluate
+        return lambda g: [evaluate(g, {"me": p}, None) for p in g.players]
+    if rs.scoring.parts and by != "evaluate":
+        parts = rs.scoring.parts
+
+        def totals(g):
+            out = []
+            for p in g.players:
+                env = {"me": p}
+                out.append(sum(v for v in (expr(g, env, None) for _, expr in parts)
+                               if type(v) is int or type(v) is float))
+            return out
+        return totals
+    return None
+
+
+def lead(values: list, p: int):
+    """How far player p's value is ahead of the best of the others' (its own value when alone)."""
+    if len(values) == 1:
+        return values[0]
+    return values[p] - max(v for q, v in enumerate(values) if q != p)
+
+
+def evaluation_text(rs) -> str:
+    """What `evaluator` uses, in words (for help texts and explanations)."""
+    if rs.evaluate is not None:
+        return "the ruleset's 'agents: evaluate'"
+    if rs.scoring.parts:
+        return "the score parts (own total minus the best other total)"
+    return "nothing (the ruleset has neither 'agents: evaluate' nor score parts)"
+
+
+def position_value(rs, by: str = "auto"):
+    """What the greedy bot maximises, as value(game state, player): the ruleset's `agents: evaluate` for
+    the player; without one (or by="score"), the player's score total minus the best total of the others."""
+    if rs.evaluate is not None and by != "score":
+        evaluate = rs.evaluate
+        return lambda g, p: evaluate(g, {"me": p}, None)
+    totals = evaluator(rs, "score")
+    if totals is None:
+        return None
+    return lambda g, p: lead(totals(g), p)
 
 
 def _settle(world, node_id: int, player: int) -> None:
@@ -141,13 +263,15 @@ def _settle(world, node_id: int, player: int) -> None:
 MAX_TRIALS = 8
 
 
-def option_values(game, player: int, rng, max_trials: int = MAX_TRIALS) -> dict:
-    """The ruleset's evaluation for `player` after each option, in one determinized world.
+def option_values(game, player: int, rng, max_trials: int = MAX_TRIALS, value=None) -> dict:
+    """How good each option is for `player` one step ahead, in one determinized world.
 
-    With many options, a random sample of `max_trials` of them is tried (keeps bots fast in
-    games with large choices); the result maps option index -> value."""
-    evaluate = game.rs.evaluate
-    world = determinize(game, player, rng)   # trials draw from the bot's generator
+    `value(g, player)` scores a position (default: `position_value`). With many
+    options, a random sample of `max_trials` of them is tried (keeps bots fast in games with large
+    choices); the result maps option index -> value."""
+    if value is None:
+        value = position_value(game.rs)
+    world = determinize(game, player, rng)
     node_id = world.state.pending[0]
     count = world.option_count()
     indexes = range(count) if count <= max_trials else sorted(rng.sample(range(count), max_trials))
@@ -163,5 +287,5 @@ def option_values(game, player: int, rng, max_trials: int = MAX_TRIALS) -> dict:
         if result is not None:
             values[i] = WIN if player in result["winners"] else -WIN
         else:
-            values[i] = evaluate(trial.state, {"me": player}, None)
+            values[i] = value(trial.state, player)
     return values

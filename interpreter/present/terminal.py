@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..agents import HumanAgent, Request, make_agent
+from ..agents import HumanAgent, Request, checked, make_agent
 from ..engine.game import Game
 from ..errors import GameError
 from .board import board
@@ -71,7 +71,8 @@ class Session:
                 if outcome is not None:
                     return outcome
             else:
-                game.apply(self.agents[p].choose(Request(game, p)))
+                agent = self.agents[p]
+                game.apply(checked(agent.choose(Request(game, p)), game, agent))
                 self.chosen_by.append(p)
                 if not self.humans and not self.quiet:
                     self.watch()

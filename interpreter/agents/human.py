@@ -1,109 +1,12 @@
-"""Agents: a player's view and the legal options -> the index of a choice (random, first, human)."""
+"""The human agent: a Request -> the view and numbered options at the terminal -> the option the person types."""
 from __future__ import annotations
 
 import json
-import random
 
 import click
 
-from .errors import GameError
-
-
-class Request:
-    """What an agent is shown for one decision. The view and the labels are computed only when read."""
-
-    __slots__ = ("_game", "player", "count", "_view", "_decision")
-
-    def __init__(self, game, player: int):
-        self._game = game
-        self.player = player
-        self.count = game.option_count()
-        self._view = None
-        self._decision = None
-
-    @property
-    def view(self) -> dict:
-        """Everything this player may see (see Game.view)."""
-        if self._view is None:
-            self._view = self._game.view(self.player)
-        return self._view
-
-    def option_values(self, rng) -> dict:
-        """How good each option is for this player one step ahead, by the ruleset's `evaluate`,
-        in a world where the cards this player cannot see are dealt again at random."""
-        from .engine.lookahead import option_values
-        return option_values(self._game, self.player, rng)
-
-    def why_not(self, text: str) -> str:
-        """Why `text` is not a legal option now (the condition that failed, with its values), or ''."""
-        from .engine.refusal import explain_refusal
-        return explain_refusal(self._game, text)
-
-    @property
-    def has_evaluation(self) -> bool:
-        return self._game.rs.evaluate is not None
-
-    @property
-    def options(self) -> tuple:
-        if self._decision is None:
-            self._decision = self._game.decision
-        return self._decision.options
-
-    @property
-    def prompt(self) -> str:
-        if self._decision is None:
-            self._decision = self._game.decision
-        return self._decision.prompt
-
-
-class Agent:
-    """Chooses an option index for a Request."""
-
-    name = "agent"
-
-    def choose(self, request: Request) -> int:  # pragma: no cover - every agent overrides
-        raise NotImplementedError
-
-
-class RandomAgent(Agent):
-    """Uniformly random legal options, from its own seeded generator (never the game's)."""
-
-    name = "random"
-
-    def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
-
-    def choose(self, request: Request) -> int:
-        return self.rng.randrange(request.count)
-
-
-class GreedyAgent(Agent):
-    """One step of lookahead: the option whose result the ruleset's `evaluate` likes best (ties
-    broken at random; at most 8 options, sampled, are tried), in a world where the cards it cannot
-    see are dealt again at random; plays at random where the ruleset declares no evaluation."""
-
-    name = "greedy"
-
-    def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
-
-    def choose(self, request: Request) -> int:
-        if request.count == 1:
-            return 0
-        if not request.has_evaluation:
-            return self.rng.randrange(request.count)
-        values = request.option_values(self.rng)
-        best = max(values.values())
-        return self.rng.choice([i for i, v in values.items() if v == best])
-
-
-class FirstAgent(Agent):
-    """Always the first legal option: a deterministic baseline."""
-
-    name = "first"
-
-    def choose(self, request: Request) -> int:
-        return 0
+from ..errors import GameError
+from .base import Agent, Request
 
 
 class HumanAgent(Agent):
@@ -193,23 +96,3 @@ def _zone_text(zone) -> str:
     if zone and (isinstance(zone[0], list) or isinstance(zone[0], dict) and "card" not in zone[0]):
         return " | ".join(f"[{_zone_text(z)}]" for z in zone)
     return ", ".join(_card_text(c) for c in zone) if zone else "(empty)"
-
-
-AGENTS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent, "human": HumanAgent}
-
-
-def make_agent(name: str, seed: int = 0) -> Agent:
-    """An agent by name; a seeded one where it uses randomness."""
-    if name in ("random", "greedy"):
-        return AGENTS[name](seed)
-    if name in AGENTS:
-        return AGENTS[name]()
-    raise GameError(f"unknown agent '{name}' (agents: {', '.join(AGENTS)})", "agent")
-
-
-def play(game, agents) -> dict:
-    """Drive a game to its end with one agent per seat; return its result."""
-    while not game.is_over:
-        player = game.current_player
-        game.apply(agents[player].choose(Request(game, player)))
-    return game.result

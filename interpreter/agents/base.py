@@ -1,0 +1,136 @@
+"""What an agent is given and must answer: a decision of a game -> a Request (the player's view, the legal
+options, and worlds sampled from what the player may see) -> an option index."""
+from __future__ import annotations
+
+import math
+
+from ..errors import GameError
+
+
+class Request:
+    """What an agent is shown for one decision. The view and the labels are computed only when read.
+
+    Built-in bots also use `option_values`, `sampler` and `evaluation`: each looks at the game only
+    through a world in which whatever this player may not see has been dealt again at random."""
+
+    __slots__ = ("_game", "player", "count", "_view", "_decision")
+
+    def __init__(self, game, player: int):
+        self._game = game
+        self.player = player
+        self.count = game.option_count()
+        self._view = None
+        self._decision = None
+
+    @property
+    def view(self) -> dict:
+        """Everything this player may see (see Game.view)."""
+        if self._view is None:
+            self._view = self._game.view(self.player)
+        return self._view
+
+    @property
+    def options(self) -> tuple:
+        if self._decision is None:
+            self._decision = self._game.decision
+        return self._decision.options
+
+    @property
+    def prompt(self) -> str:
+        if self._decision is None:
+            self._decision = self._game.decision
+        return self._decision.prompt
+
+    def option_values(self, rng, max_trials=None, by: str = "auto") -> dict:
+        """How good each option is for this player one step ahead (see engine/lookahead.py), in a
+        world where the cards this player cannot see are dealt again at random; `by` as in `evaluation`."""
+        from ..engine.lookahead import MAX_TRIALS, option_values, position_value
+        return option_values(self._game, self.player, rng, max_trials or MAX_TRIALS,
+                             position_value(self._game.rs, by))
+
+    def sampler(self):
+        """A function rng -> a world this player could believe in (a Game to search in; see
+        engine/lookahead.Sampler)."""
+        from ..engine.lookahead import Sampler
+        return Sampler(self._game, self.player)
+
+    def evaluation(self, by: str = "auto"):
+        """How good a position is for each player (game state -> numbers), or None: by the ruleset's
+        `agents: evaluate` ("evaluate"), its score totals ("score"), or the first it has ("auto"); see
+        engine/lookahead.evaluator."""
+        from ..engine.lookahead import evaluator
+        return evaluator(self._game.rs, by)
+
+    def why_not(self, text: str) -> str:
+        """Why `text` is not a legal option now (the condition that failed, with its values), or ''."""
+        from ..engine.refusal import explain_refusal
+        return explain_refusal(self._game, text)
+
+    def has_evaluation(self, by: str = "auto") -> bool:
+        """Whether a position can be scored: by `agents: evaluate`, by score parts, or ("auto") by either."""
+        rs = self._game.rs
+        return ((rs.evaluate is not None and by != "score")
+                or (bool(rs.scoring.parts) and by != "evaluate"))
+
+
+class Option:
+    """A setting an agent takes in its spec (`mcts:iterations=400`): its kind (int, float, or a tuple of
+    the words allowed), default, smallest value and a line of help."""
+
+    def __init__(self, kind, default, help: str, low=None):
+        self.kind, self.default, self.help, self.low = kind, default, help, low
+
+    def read(self, text: str):
+        """The value written after `key=`, or ValueError with what is expected."""
+        if text == self.default:
+            return text   # a word that stands for the default (depth=auto)
+        if isinstance(self.kind, tuple):
+            if text not in self.kind:
+                raise ValueError(f"one of {', '.join(self.kind)}")
+            return text
+        try:
+            value = self.kind(text)
+        except ValueError:
+            raise ValueError("a whole number" if self.kind is int else "a number") from None
+        if self.kind is float and not math.isfinite(value):
+            raise ValueError("a finite number")
+        if self.low is not None and value < self.low:
+            raise ValueError(f"a number of at least {self.low}")
+        return value
+
+    def describe(self) -> str:
+        kind = "|".join(self.kind) if isinstance(self.kind, tuple) else ("N" if self.kind is int else "X")
+        if isinstance(self.default, str) and not isinstance(self.kind, tuple):
+            kind += f"|{self.default}"
+        return f"{kind}, default {self.default}: {self.help}"
+
+
+class Agent:
+    """Chooses an option index for a Request. `name` is how it is written in `--agents`; `OPTIONS` the
+    settings it takes there (`name:key=value`)."""
+
+    name = "agent"
+    OPTIONS: dict = {}
+    spec = None   # the spec it was made from (set by agents.spec.make_agent)
+
+    def choose(self, request: Request) -> int:  # pragma: no cover - every agent overrides
+        raise NotImplementedError
+
+
+def play(game, agents) -> dict:
+    """Drive a game to its end with one agent per seat; return its result."""
+    while not game.is_over:
+        player = game.current_player
+        choice = agents[player].choose(Request(game, player))
+        game.apply(checked(choice, game, agents[player]))
+    return game.result
+
+
+def checked(choice, game, agent) -> int:
+    """An agent's answer, refused with a clear message unless it is an option index of the decision."""
+    count = game.option_count()
+    if type(choice) is bool or not isinstance(choice, int) or not 0 <= choice < count:
+        who = getattr(agent, "spec", None) or getattr(agent, "name", type(agent).__name__)
+        raise GameError(f"agent '{who}' chose {choice!r}, which is not an option index (0 to {count - 1})",
+                        "agent")
+    return int(choice)

@@ -1,0 +1,49 @@
+"""The greedy agent: a Request -> the option whose position one step ahead scores best, in worlds dealt
+from what its player may see (the ruleset's `agents: evaluate`, else its score parts)."""
+from __future__ import annotations
+
+import random
+
+from ..errors import GameError
+from .base import Agent, Option, Request
+
+
+class GreedyAgent(Agent):
+    """One step of lookahead: the option whose result scores best for its player (ties broken at random;
+    with more than `trials` options, a random sample of that many is tried), in a world where the cards
+    it cannot see are dealt again at random (`worlds` such worlds, values averaged).
+
+    A position is scored by the ruleset's `agents: evaluate`; without one, by the score parts (the
+    player's total minus the best total of the others). A ruleset with neither cannot be played greedily."""
+
+    name = "greedy"
+    OPTIONS = {
+        "trials": Option(int, 8, "at most this many options are tried (a random sample when there are more)", 1),
+        "worlds": Option(int, 1, "worlds dealt from what the player may see; an option's value is its mean "
+                         "over them", 1),
+        "by": Option(("auto", "evaluate", "score"), "auto", "what scores a position: the ruleset's "
+                     "'agents: evaluate', the score (own total minus the best other), or auto: evaluate "
+                     "where the ruleset declares it, else the score"),
+    }
+
+    def __init__(self, seed: int = 0, trials: int = 8, worlds: int = 1, by: str = "auto"):
+        self.rng = random.Random(seed)
+        self.trials, self.worlds, self.by = trials, worlds, by
+
+    def choose(self, request: Request) -> int:
+        if request.count == 1:
+            return 0
+        if not request.has_evaluation(self.by):
+            raise GameError("the greedy agent needs a way to score a position: this ruleset has neither "
+                            "'agents: evaluate' nor score parts", "agent")
+        if self.worlds == 1:
+            values = request.option_values(self.rng, self.trials, self.by)
+        else:
+            sums: dict = {}
+            for _ in range(self.worlds):
+                for i, v in request.option_values(self.rng, self.trials, self.by).items():
+                    total, k = sums.get(i, (0, 0))
+                    sums[i] = (total + v, k + 1)
+            values = {i: total / k for i, (total, k) in sums.items()}
+        best = max(values.values())
+        return self.rng.choice([i for i, v in values.items() if v == best])

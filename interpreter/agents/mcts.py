@@ -1,0 +1,199 @@
+"""The mcts agent: a Request -> the option that information-set Monte Carlo tree search prefers, searching
+only worlds dealt from what its player may see.
+
+Single-observer IS-MCTS (Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search",
+IEEE TCIAIG 2012): every iteration deals a new world from the player's view (engine/lookahead.Sampler),
+walks down one tree shared by all worlds, choosing by UCT among the options legal in this world
+(a child's exploration term counts the iterations in which it was available, not its parent's visits),
+adds one node, plays the rest at random (or up to a depth, then scores the position), and credits each
+node on the path with the reward of the player who chose it. Options are told apart across worlds by
+what they are (action and arguments, cards by their labels), not by their index, since another world
+may offer other options. Every player's decisions are nodes of the tree, each chosen for its chooser's
+own reward; in a simultaneous decision the searcher chooses first and the others after it.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ..engine.lookahead import lead
+from ..engine.values import Card
+from ..errors import GameError
+from .base import Agent, Option, Request
+
+DEFAULT_ITERATIONS = 200
+DEFAULT_C = 0.7
+AUTO_DEPTH = 8
+
+
+class _Node:
+    """One option taken from a position: who took it, how often it was tried and was available, and the
+    sum of its chooser's rewards."""
+
+    __slots__ = ("children", "player", "visits", "avail", "total")
+
+    def __init__(self, player: int):
+        self.children: dict = {}
+        self.player = player
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+
+
+def _canon(value, labels):
+    """An argument as what it is: cards by label (the same card in two worlds may have another id)."""
+    t = type(value)
+    if t is Card:
+        return labels[value]
+    if t is list or t is tuple:
+        return tuple([_canon(v, labels) for v in value])
+    return value
+
+
+class MctsAgent(Agent):
+    """Information-set Monte Carlo tree search: plays any ruleset, needs no evaluation. Each iteration deals
+    a world from what its player may see, walks one shared tree by UCT, plays on at random (to the end, or
+    `depth` decisions and scores the position) and credits each choice with its chooser's reward; it then
+    plays the option tried most (docs/agents.md)."""
+
+    name = "mcts"
+    OPTIONS = {
+        "iterations": Option(int, DEFAULT_ITERATIONS, "search iterations per decision (0: no limit; with "
+                             "time, whichever ends first)", 0),
+        "time": Option(float, 0.0, "seconds of search per decision (0: no time limit)", 0),
+        "c": Option(float, DEFAULT_C, "UCT exploration constant (bigger explores more)", 0),
+        "depth": Option(int, "auto", f"rollouts stop after this many decisions and the position is scored "
+                        f"(-1: play to the end; auto: {AUTO_DEPTH} where the ruleset declares 'agents: evaluate', "
+                        "else -1)", -1),
+        "reward": Option(("win", "margin"), "win", "win: 1 for a win, 1/k for a win shared by k, 0 for a "
+                         "loss; margin: the score lead over the best other player, squashed to 0..1"),
+    }
+
+    def __init__(self, seed: int = 0, iterations: int | None = None, time: float = 0.0, c: float = DEFAULT_C,
+                 depth="auto", reward: str = "win"):
+        self.rng = random.Random(seed)
+        if iterations is None:
+            iterations = 0 if time > 0 else DEFAULT_ITERATIONS
+        self.iterations, self.time, self.c, self.depth, self.reward = iterations, time, c, depth, reward
+        self.spread = {}        # per search: kind of value -> [sum of absolute values, count] (see _squash)
+        self.searched = []      # (iterations, seconds) of each search, for benchmarks
+
+    def choose(self, request: Request) -> int:
+        if request.count == 1:
+            return 0
+        start = time.perf_counter()
+        sample = request.sampler()
+        base = sample.base
+        depth = self.depth
+        if depth == "auto":
+            depth = AUTO_DEPTH if base.rs.evaluate is not None else -1
+        score = request.evaluation() if depth >= 0 or self.reward == "margin" else None
+        if score is None and (depth >= 0 or self.reward == "margin"):
+            raise GameError("the mcts agent's depth and reward=margin need a way to score a position: this "
+                            "ruleset has neither 'agents: evaluate' nor score parts", "agent")
+        self.spread = {}
+        labels = base.rs.card_labels
+        node_id, who, options = base.state.pending
+        keys = {}
+        for i, (a, args) in enumerate(options):
+            keys.setdefault((node_id, who, a, _canon(args, labels)), i)
+        root = _Node(-1)
+        rng = self.rng
+        limit, deadline = self.iterations, (start + self.time if self.time > 0 else None)
+        done = 0
+        while (limit <= 0 or done < limit) and (deadline is None or time.perf_counter() < deadline):
+            self._iterate(root, sample(rng), rng, labels, score, depth)
+            done += 1
+        self.searched.append((done, time.perf_counter() - start))
+        tried = [(child.visits, child.total / child.visits, keys[k]) for k, child in root.children.items()
+                 if k in keys and child.visits]
+        if not tried:
+            return rng.randrange(request.count)
+        return max(tried, key=lambda t: (t[0], t[1], -t[2]))[2]
+
+    def _iterate(self, root, world, rng, labels, score, depth) -> None:
+        """One iteration in one world: select and expand, roll out, back the rewards up the path."""
+        c = self.c
+        node, path = root, []
+        # where a rollout stops, a player's reward is how much its lead grew since the decision at hand
+        # (in this world): what is common to every line of play, such as points won long ago, cancels out
+        start = [lead(values, p) for values in [score(world.state)] for p in range(world.state.n)] \
+            if depth >= 0 else None
+        try:
+            while True:
+                pending = world.state.pending
+                if pending is None:
+                    break
+                node_id, who, options = pending
+                children = node.children
+                offered = {}
+                for i, (a, args) in enumerate(options):
+                    offered.setdefault((node_id, who, a, _canon(args, labels)), i)
+                untried = []
+                for k in offered:
+                    child = children.get(k)
+                    if child is None:
+                        untried.append(k)
+                    else:
+                        child.avail += 1
+                        if not child.visits:
+                            untried.append(k)   # added by an iteration that could not finish
+                if untried:
+                    k = untried[rng.randrange(len(untried))]
+                    child = children.get(k)
+                    if child is None:
+                        child = children[k] = _Node(who)
+                        child.avail = 1
+                    world.apply(offered[k])
+                    path.append(child)
+                    break
+                best, best_value = None, -1.0
+                for k in offered:
+                    child = children[k]
+                    value = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+                    if value > best_value:
+                        best, best_value = k, value
+                node = children[best]
+                world.apply(offered[best])
+                path.append(node)
+            steps = 0
+            while world.state.pending is not None and steps != depth:
+                world.apply(rng.randrange(len(world.state.pending[2])))
+                steps += 1
+        except GameError:
+            return   # a world the rules cannot go on in (a guess inconsistent with them): not counted
+        rewards = self._rewards(world.state, score, start)
+        for child in path:
+            child.visits += 1
+            child.total += rewards[child.player]
+
+    def _rewards(self, g, score, start) -> list:
+        """Each player's reward, 0 to 1, for a finished game or a position where the rollout stopped."""
+        n = g.n
+        result = g.result
+        if result is None:
+            values = score(g)
+            return self._squash([lead(values, p) - start[p] for p in range(n)], "cut")
+        if self.reward == "margin":
+            totals = [row["total"] for row in result["scores"]]
+            return self._squash([lead(totals, p) for p in range(n)], "end")
+        winners = result["winners"]
+        if not winners:
+            return [1.0 / n] * n   # nobody won (a stalled game): a draw
+        out = [0.0] * n
+        share = 1.0 / len(winners)
+        for w in winners:
+            out[w] = share
+        return out
+
+    def _squash(self, values: list, kind: str) -> list:
+        """Numbers of any size -> rewards from 0 to 1 (0.5 for nothing gained): tanh of each value over the
+        mean absolute value of its kind seen so far in this search."""
+        spread = self.spread.setdefault(kind, [0.0, 0])
+        spread[0] += sum(abs(v) for v in values)
+        spread[1] += len(values)
+        scale = spread[0] / spread[1]
+        if scale == 0:
+            return [0.5] * len(values)
+        return [0.5 + 0.5 * math.tanh(v / scale) for v in values]

@@ -1,0 +1,420 @@
+"""Agents: specs and their errors, user agents behind the view-and-options protocol, the honest greedy
+agent, the mcts agent's search (it finds wins, plays simultaneous decisions, is reproducible), rewards."""
+from __future__ import annotations
+
+import math
+import random
+import sys
+
+import pytest
+
+from interpreter import Game, GameError, load, load_text
+from interpreter.agents import (AgentSpecError, agent_problem, GreedyAgent, MctsAgent, RandomAgent, Request, UserAgent,
+                                make_agent, parse_spec, play)
+from interpreter.engine.lookahead import Sampler, _simultaneous_frame
+
+# specs ---------------------------------------------------------------------------------------------------
+
+SPECS = [
+    ("random", "random", ()),
+    ("mcts", "mcts", ()),
+    ("mcts:iterations=400", "mcts", (("iterations", 400),)),
+    ("mcts:iterations=0:time=0.5:c=1.2:depth=8:reward=margin", "mcts",
+     (("iterations", 0), ("time", 0.5), ("c", 1.2), ("depth", 8), ("reward", "margin"))),
+    (" greedy : trials=4 : worlds = 3 ", "greedy", (("trials", 4), ("worlds", 3))),
+    ("my_bots:Keen", "my_bots:Keen", ()),
+    ("pkg.bots:Keen:word=fly:n=3:on=true", "pkg.bots:Keen", (("word", "fly"), ("n", 3), ("on", True))),
+]
+
+
+@pytest.mark.parametrize("text,name,options", SPECS, ids=[s[0] for s in SPECS])
+def test_a_spec_names_an_agent_and_its_settings(text, name, options):
+    spec = parse_spec(text)
+    assert (spec.name, spec.options, spec.user) == (name, options, ":" in name)
+
+
+SPEC_ERRORS = [
+    ("randm", "unknown agent 'randm' (agents: random, first, greedy, mcts, human, or module:ClassName); "
+              "did you mean 'random'?"),
+    ("", "'' names no agent (agents: random, first, greedy, mcts, human, or module:ClassName)"),
+    ("mcts:iter=5", "agent 'mcts' has no setting 'iter' (it takes iterations, time, c, depth, reward)"),
+    ("mcts:dpth=5", "agent 'mcts' has no setting 'dpth' (it takes iterations, time, c, depth, reward); "
+                    "did you mean 'depth'?"),
+    ("random:depth=3", "agent 'random' has no setting 'depth' (it takes none)"),
+    ("mcts:iterations=x", "mcts's 'iterations' must be a whole number, not 'x'"),
+    ("mcts:iterations=-1", "mcts's 'iterations' must be a number of at least 0, not '-1'"),
+    ("mcts:time=soon", "mcts's 'time' must be a number, not 'soon'"),
+    ("mcts:c=nan", "mcts's 'c' must be a finite number, not 'nan'"),
+    ("mcts:depth=-2", "mcts's 'depth' must be a number of at least -1, not '-2'"),
+    ("mcts:depth=deep", "mcts's 'depth' must be a whole number, not 'deep'"),
+    ("mcts:reward=score", "mcts's 'reward' must be one of win, margin, not 'score'"),
+    ("greedy:trials=0", "greedy's 'trials' must be a number of at least 1, not '0'"),
+    ("greedy:by=best", "greedy's 'by' must be one of auto, evaluate, score, not 'best'"),
+    ("mcts:iterations", "'iterations' in 'mcts:iterations' is not key=value (settings follow the agent's name: "
+                        "NAME:key=value:key=value)"),
+    ("mcts:iterations=1:iterations=2", "'mcts:iterations=1:iterations=2' sets 'iterations' twice"),
+    ("my-bots:Keen", "'my-bots:Keen' is not module:ClassName (a Python module path and a class name)"),
+    ("bots:Keen:fast", "'fast' in 'bots:Keen:fast' is not key=value (settings follow the agent's name: "
+                       "NAME:key=value:key=value)"),
+]
+
+
+@pytest.mark.parametrize("text,message", SPEC_ERRORS, ids=[s[0] or "empty" for s in SPEC_ERRORS])
+def test_a_wrong_spec_says_what_is_wrong(text, message):
+    with pytest.raises(AgentSpecError) as err:
+        parse_spec(text)
+    assert str(err.value) == message
+
+
+def test_a_spec_makes_a_fresh_seeded_agent():
+    a, b = make_agent("mcts:iterations=7:depth=2", seed=5), make_agent("mcts:iterations=7:depth=2", seed=5)
+    assert isinstance(a, MctsAgent) and a is not b
+    assert (a.iterations, a.depth, a.c, a.reward, a.spec) == (7, 2, 0.7, "win", "mcts:iterations=7:depth=2")
+    assert make_agent("mcts").depth == "auto" and make_agent("mcts:depth=auto").depth == "auto"
+    assert a.rng.random() == b.rng.random()
+    assert make_agent("mcts:time=0.5").iterations == 0   # a time budget alone: as many iterations as fit
+
+
+# user agents -----------------------------------------------------------------------------------------------
+
+def user_module(tmp_path, monkeypatch, name, code):
+    """Write a module of agents into a fresh folder and make it the current one."""
+    (tmp_path / f"{name}.py").write_text(code, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    sys.modules.pop(name, None)
+
+
+RECORDER = """
+class Recorder:
+    seen = []
+    def __init__(self, seed=0, word="x", n=1):
+        self.settings = (seed, word, n)
+    def choose(self, view, options):
+        Recorder.seen.append((view, options))
+        return len(options) - 1
+"""
+
+
+def test_a_user_agent_gets_the_view_and_the_option_labels_and_nothing_else(tmp_path, monkeypatch):
+    user_module(tmp_path, monkeypatch, "rec_bots", RECORDER)
+    agent = make_agent("rec_bots:Recorder:word=fly:n=3", seed=12)
+    assert isinstance(agent, UserAgent) and agent.inner.settings == (12, "fly", 3)
+    game = Game.new(load("cubirds"), 2, seed=1)
+    player, labels, view = game.current_player, game.decision.options, game.view(game.current_player)
+    assert agent.choose(Request(game, player)) == len(labels) - 1
+    assert agent.inner.seen[-1] == (view, list(labels))
+
+
+BROKEN = """
+class Wild:
+    def choose(self, view, options):
+        return len(options) + 6
+class Boom:
+    def choose(self, view, options):
+        raise ValueError("no idea")
+class Plain:
+    def __init__(self):
+        pass
+    def choose(self, view, options):
+        return 0
+NOT_A_CLASS = 3
+"""
+
+
+def test_a_user_agent_that_answers_wrongly_stops_the_game_with_a_clear_error(tmp_path, monkeypatch):
+    user_module(tmp_path, monkeypatch, "broken_bots", BROKEN)
+    game = Game.new(load("cubirds"), 2, seed=1)
+    count = game.option_count()
+    with pytest.raises(GameError) as err:
+        play(game, [make_agent("broken_bots:Wild"), RandomAgent(1)] if game.current_player == 0
+             else [RandomAgent(1), make_agent("broken_bots:Wild")])
+    assert str(err.value) == (f"agent 'broken_bots:Wild' chose {count + 6}, which is not an option index "
+                              f"(0 to {count - 1})")
+    assert game.state.history == []   # nothing was applied
+    with pytest.raises(GameError) as err:
+        make_agent("broken_bots:Boom").choose(Request(game, game.current_player))
+    assert str(err.value).startswith("agent 'broken_bots:Boom' failed: ValueError: no idea (")
+    assert "broken_bots.py:7)" in str(err.value)
+
+
+@pytest.mark.parametrize("spec,message", [
+    ("nowhere_bots:Keen", "cannot find the module 'nowhere_bots' of agent 'nowhere_bots:Keen' (in the current "
+                          "folder or the Python path)"),
+    ("broken_bots2:Keen", "module 'broken_bots2' has no 'Keen'"),
+    ("broken_bots2:Boon", "module 'broken_bots2' has no 'Boon'; did you mean 'Boom'?"),
+    ("broken_bots2:NOT_A_CLASS", "'broken_bots2:NOT_A_CLASS' is not a class with a choose(view, options) method"),
+    ("broken_bots2:Plain:level=3", "agent 'broken_bots2:Plain:level=3': Plain() cannot take these settings: "
+                                   "got an unexpected keyword argument 'level'"),
+])
+def test_a_user_agent_that_cannot_be_made_is_a_spec_error(tmp_path, monkeypatch, spec, message):
+    user_module(tmp_path, monkeypatch, "broken_bots2", BROKEN)
+    with pytest.raises(AgentSpecError) as err:
+        make_agent(spec)
+    assert str(err.value) == message
+
+
+def test_a_module_that_fails_to_import_says_where(tmp_path, monkeypatch):
+    user_module(tmp_path, monkeypatch, "typo_bots", "class Keen:\n    def choose(self, view, options)\n")
+    with pytest.raises(AgentSpecError) as err:
+        make_agent("typo_bots:Keen")
+    assert str(err.value).startswith("importing 'typo_bots' for agent 'typo_bots:Keen' failed: SyntaxError: ")
+    assert "typo_bots.py:2)" in str(err.value)
+
+
+# greedy -----------------------------------------------------------------------------------------------------
+
+BANK = """
+name: bank
+players: {min: 2, max: 2}
+components:
+  coin:
+    label: "coin {value}"
+    in: pile
+    cards:
+      - {each: {value: [1, 2, 3, 4, 5, 6, 7, 8]}}
+zones:
+  pile: {visibility: count}
+  hand: {per_player: true, visibility: owner}
+  bank: {per_player: true}
+setup:
+  - shuffle: pile
+  - deal: {from: pile, to: hand, count: 4}
+actions:
+  keep:
+    args: {coin: me.hand}
+    label: "bank {coin}"
+    do: [{move: {cards: coin, from: me.hand, to: me.bank}}, {move: {from: me.hand, to: pile, count: 1}}]
+flow:
+  ends: [{when: 'all(players, count(it.hand) == 0)'}]
+  round: {turn: {steps: [keep]}}
+SCORING
+"""
+
+
+def test_greedy_without_an_evaluation_plays_for_the_score():
+    rules = load_text(BANK.replace("SCORING", "scoring: {parts: {coins: sum(me.bank.value)}}"))
+    for seed in range(6):
+        game = Game.new(rules, 2, seed=seed)
+        p = game.current_player
+        hand = [rules.cards[c]["value"] for c in game.state.zones[rules.zone_slot("hand", 2, p)]]
+        choice = GreedyAgent(seed).choose(Request(game, p))
+        assert game.decision.options[choice] == f"bank coin {max(hand)}"
+
+
+@pytest.mark.parametrize("by,pick", [("auto", min), ("evaluate", min), ("score", max)])
+def test_greedy_scores_by_the_evaluation_or_by_the_score_as_told(by, pick):
+    """The evaluation here prefers banking small coins, the score large ones."""
+    rules = load_text(BANK.replace("SCORING", "scoring: {parts: {coins: sum(me.bank.value)}}\n"
+                                   "agents: {evaluate: -sum(me.bank.value)}"))
+    for seed in range(4):
+        game = Game.new(rules, 2, seed=seed)
+        p = game.current_player
+        hand = [rules.cards[c]["value"] for c in game.state.zones[rules.zone_slot("hand", 2, p)]]
+        choice = make_agent(f"greedy:by={by}", seed).choose(Request(game, p))
+        assert game.decision.options[choice] == f"bank coin {pick(hand)}"
+
+
+@pytest.mark.parametrize("spec,scoring,problem", [
+    ("greedy:by=evaluate", "scoring: {parts: {coins: sum(me.bank.value)}}",
+     "greedy:by=evaluate scores positions by 'agents: evaluate', but bank declares none"),
+    ("greedy:by=score", "agents: {evaluate: count(me.bank)}",
+     "greedy:by=score scores positions by the score parts, but bank has none"),
+    ("greedy:by=score", "scoring: {parts: {coins: sum(me.bank.value)}}", None),
+    ("greedy", "agents: {evaluate: count(me.bank)}", None),
+])
+def test_greedy_is_refused_a_way_of_scoring_the_ruleset_lacks(spec, scoring, problem):
+    assert agent_problem(parse_spec(spec), load_text(BANK.replace("SCORING", scoring))) == problem
+
+
+def test_greedy_with_nothing_to_score_by_is_refused():
+    rules = load_text(BANK.replace("SCORING", ""))
+    game = Game.new(rules, 2, seed=1)
+    with pytest.raises(GameError) as err:
+        GreedyAgent(1).choose(Request(game, game.current_player))
+    assert "the greedy agent needs a way to score a position" in str(err.value)
+    # mcts needs no evaluation: it plays for the game's result
+    assert 0 <= MctsAgent(1, iterations=20).choose(Request(game, game.current_player)) < game.option_count()
+
+
+# mcts -----------------------------------------------------------------------------------------------------
+
+NIM = """
+name: nim
+players: {min: 2, max: 2}
+components:
+  stone:
+    label: stone
+    in: heap
+    cards: [{count: HEAP}]
+zones:
+  heap: {}
+  taken: {}
+actions:
+  take:
+    args: {k: '[1, 2]'}
+    if: count(heap) >= k
+    label: "take {k}"
+    do:
+      - move: {from: heap, to: taken, count: k}
+      - if: count(heap) == 0
+        then: [{end_game: {winners: '[me]', reason: took the last stone}}]
+flow:
+  round: {turn: {steps: [take]}}
+"""
+
+
+@pytest.mark.parametrize("heap,best", [(4, "take 1"), (5, "take 2"), (7, "take 1"), (8, "take 2"), (2, "take 2")])
+def test_mcts_finds_the_winning_move_of_a_small_game(heap, best):
+    """Taking the last stone wins: the winning move leaves a multiple of 3 (the opponent's nodes are
+    chosen for the opponent's reward, so the search must see the reply)."""
+    rules = load_text(NIM.replace("HEAP", str(heap)))
+    for seed in range(3):
+        game = Game.new(rules, 2, seed=seed)
+        choice = MctsAgent(seed, iterations=300).choose(Request(game, game.current_player))
+        assert game.decision.options[choice] == best
+
+
+def test_mcts_is_reproducible_with_an_iteration_budget():
+    rules = load("piepmatz")
+
+    def history(seed):
+        game = Game.new(rules, 2, seed=seed, record=False)
+        play(game, [MctsAgent(seed, iterations=10, depth=4), RandomAgent(seed)])
+        return game.state.history
+    assert history(3) == history(3)
+    assert history(3) != history(4)
+
+
+@pytest.mark.parametrize("n,result,expected", [
+    (2, {"winners": [0]}, [1.0, 0.0]),
+    (2, {"winners": [0, 1]}, [0.5, 0.5]),
+    (3, {"winners": [2]}, [0.0, 0.0, 1.0]),
+    (3, {"winners": [0, 2]}, [0.5, 0.0, 0.5]),
+    (4, {"winners": []}, [0.25, 0.25, 0.25, 0.25]),     # nobody won (a stalled game): a draw
+])
+def test_rewards_for_a_finished_game(n, result, expected):
+    assert MctsAgent()._rewards(position(n, dict(result, scores=[{"total": 0}] * n)), None, None) == expected
+
+
+def position(n, result):
+    class State:
+        pass
+    g = State()
+    g.n, g.result = n, result
+    return g
+
+
+def test_where_a_rollout_stops_a_reward_is_the_growth_of_the_lead_squashed():
+    """Leads of [3, 5] are -2 and 2; from leads of [-1, 1] at the decision, they grew by -1 and 1; the
+    mean absolute growth seen so far is 1, so the rewards are 0.5 -+ 0.5 tanh(1)."""
+    agent = MctsAgent()
+    rewards = agent._rewards(position(2, None), lambda g: [3, 5], [-1, 1])
+    assert [round(r, 4) for r in rewards] == [round(0.5 - 0.5 * math.tanh(1), 4), round(0.5 + 0.5 * math.tanh(1), 4)]
+    assert agent._rewards(position(3, None), lambda g: [5, 5, 1], [0, 0, -4]) == [0.5, 0.5, 0.5]
+
+
+def test_with_reward_margin_a_finished_game_rewards_the_score_lead():
+    agent = MctsAgent(reward="margin")
+    scores = [{"total": 10}, {"total": 4}, {"total": 7}]     # leads 3, -6, -3: mean absolute lead 4
+    rewards = agent._rewards(position(3, {"winners": [0], "scores": scores}), None, None)
+    assert rewards == [0.5 + 0.5 * math.tanh(3 / 4), 0.5 + 0.5 * math.tanh(-6 / 4), 0.5 + 0.5 * math.tanh(-3 / 4)]
+
+
+def test_mcts_with_a_time_budget_searches_until_the_time_is_up():
+    game = Game.new(load("cubirds"), 2, seed=1)
+    agent = make_agent("mcts:time=0.05:depth=3", seed=1)
+    agent.choose(Request(game, game.current_player))
+    iterations, seconds = agent.searched[-1]
+    assert iterations > 0 and seconds >= 0.05
+
+
+def test_in_a_simultaneous_decision_the_searchers_world_forgets_what_the_others_chose():
+    """Pit: the others choose at once; a search by the last chooser sees a world in which the others
+    have not chosen yet (their real choices are secret) and choose after it, from options listed in
+    that world."""
+    rules = load("pit")
+    game = Game.new(rules, 4, seed=2, record=False)
+    for _ in range(3):
+        game.apply(0)                       # three players commit
+    last = game.current_player
+    real = _simultaneous_frame(game.state)[4]
+    assert len(real["chosen"]) == 3
+    world = Sampler(game, last)(random.Random(1))
+    data = _simultaneous_frame(world.state)[4]
+    assert data["chosen"] == [] and data["queue"][0][0] == last
+    assert sorted(q[0] for q in data["queue"]) == sorted(q[0] for q in real["queue"])
+    assert world.state.history == [] and world.state.log == []
+    # a search from here plays on: every other chooser is asked in the world
+    choice = MctsAgent(1, iterations=12, depth=8).choose(Request(game, last))
+    assert 0 <= choice < game.option_count()
+
+
+def test_a_hidden_variable_is_believed_to_hold_what_a_setup_gives_it():
+    """Forehead poker: chips are private, declared 0 and dealt by the setup. In a bot's world the others'
+    chips are what they are at the first decision of a new game (the starting chips less the ante),
+    whatever they really hold now; its own are real."""
+    rules = load("forehead-poker")
+    fresh = Game.new(rules, 3, seed=99, record=False).state.pvars["chips"]
+    assert fresh == [rules.params["starting_chips"] - 1] * 3
+    game = Game.new(rules, 3, seed=4, record=False)
+    game.state.pvars["chips"] = [15, 7, 1]
+    me = game.current_player
+    world = Sampler(game, me)(random.Random(2))
+    assert world.state.pvars["chips"] == [[15, 7, 1][p] if p == me else fresh[p] for p in range(3)]
+
+
+@pytest.mark.parametrize("name,players", [("souk", 2), ("forehead-poker", 3), ("piepmatz", 2)])
+def test_mcts_plays_whole_games_with_picks_reactions_and_choices_inside_effects(name, players):
+    rules = load(name)
+    game = Game.new(rules, players, seed=4, record=False)
+    agents = [MctsAgent(4, iterations=6, depth=4)] + [RandomAgent(s) for s in range(1, players)]
+    play(game, agents)
+    assert game.is_over and agents[0].searched
+
+
+# the command line ------------------------------------------------------------------------------------------
+
+def run_here(args, capsys, monkeypatch):
+    """`rulebook ARGS` through the real entry point, in this process: (exit status, stdout, stderr)."""
+    from cli import main
+    monkeypatch.setattr(sys, "argv", ["rulebook", *args])
+    try:
+        main()
+        code = 0
+    except SystemExit as stop:
+        code = stop.code or 0
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_command_line_refuses_greedy_where_nothing_scores_a_position(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "bank.yaml"
+    path.write_text(BANK.replace("SCORING", ""), encoding="utf-8")
+    code, _, err = run_here(["simulate", str(path), "--agents", "greedy"], capsys, monkeypatch)
+    assert code == 2
+    assert ("Invalid value for '--agents': the greedy agent scores positions, but bank has neither "
+            "'agents: evaluate' nor score parts; use random or mcts") in err
+    code, _, err = run_here(["simulate", str(path), "--agents", "mcts:depth=3"], capsys, monkeypatch)
+    assert code == 2 and "mcts with depth or reward=margin scores positions" in err
+    code, out, _ = run_here(["simulate", str(path), "--agents", "mcts:iterations=5", "--games", "2"], capsys,
+                            monkeypatch)
+    assert code == 0 and "2 games" in out
+
+
+def test_a_user_agent_that_fails_during_a_game_exits_one_with_its_message(tmp_path, capsys, monkeypatch):
+    user_module(tmp_path, monkeypatch, "boom_bots", BROKEN)
+    code, _, err = run_here(["simulate", "cubirds", "--agents", "boom_bots:Boom", "--games", "1"], capsys, monkeypatch)
+    assert code == 1 and "error: cubirds, game seed 0: agent 'boom_bots:Boom' failed: ValueError: no idea (" in err
+    code, _, err = run_here(["simulate", "cubirds", "--agents", "boom_bots:Nope"], capsys, monkeypatch)
+    assert code == 2 and "Invalid value for '--agents': module 'boom_bots' has no 'Nope'" in err
+
+
+def test_the_agents_command_lists_every_agent_and_its_settings(capsys, monkeypatch):
+    code, out, _ = run_here(["agents"], capsys, monkeypatch)
+    assert code == 0
+    names = [line.split(":")[0] for line in out.splitlines() if not line.startswith(" ")]
+    assert names == ["random", "first", "greedy", "mcts", "human", "module"]
+    assert "    iterations=N, default 200: search iterations per decision" in out
+    assert "    reward=win|margin, default win: " in out
+    assert "    depth=N|auto, default auto: " in out

@@ -1,0 +1,139 @@
+"""Bots never peek: for every bundled ruleset, an agent's decision is the same when what its player may
+not see is changed (same agent seed), for the random, greedy and mcts agents.
+
+At moments of seeded random games, the player to move gets a disguised copy of the game: the cards it
+may not see take each other's identities (wherever the game refers to them, effects in progress
+included) and the variables hidden from it other values. The disguise is computed here from the zone
+declarations, not by the bots' own code. A fresh agent with the same seed must choose the same option
+in both. A peeking agent is caught by the
+same check, so the check can fail."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from interpreter import Game, load
+from interpreter.agents import Agent, Request, make_agent
+from interpreter.engine.values import Card
+from helpers import shipped_rulesets
+from test_views_leak import TEST_PARAMS, hidden_positions
+
+AGENTS = ["random", "greedy", "mcts:iterations=16:depth=6", "mcts:iterations=16:depth=6:reward=margin"]
+MOMENTS = 4          # decisions checked per game
+EVERY = 9            # ... one every this many decisions
+
+
+def disguised_fully(game, player, rng):
+    """A copy in which everything hidden from `player` is changed: the cards it may not see take each
+    other's identities (a card only another of its type: a type shows on the card's back) wherever the
+    game refers to them (zones, variables, card variables, effects in progress), and the variables
+    hidden from it take other values."""
+    world = game.clone()
+    rs, g = world.rs, world.state
+    positions = hidden_positions(world, player)
+    cards = [g.zones[s][i] for s, i in positions]
+    groups = {}
+    for c in cards:
+        groups.setdefault(rs.cards[c]["type"], []).append(c)
+    sigma = {}
+    for group in groups.values():
+        shuffled = group[:]
+        rng.shuffle(shuffled)
+        sigma.update(zip(group, shuffled))   # the card at a place now has another identity
+
+    def swap(v):
+        t = type(v)
+        if t is Card:
+            return sigma.get(v, v)
+        if t is list or t is tuple:
+            return t(swap(x) for x in v)
+        if t is dict:
+            return {k: swap(x) for k, x in v.items()}
+        return v
+    for s, i in positions:
+        g.zones[s][i] = sigma[g.zones[s][i]]
+    g.vars = {k: swap(v) for k, v in g.vars.items()}
+    g.pvars = {k: [swap(x) for x in v] for k, v in g.pvars.items()}
+    for table in g.cvars.values():
+        old = table[:]
+        for c in cards:
+            table[sigma[c]] = swap(old[c])   # what lay on the card at a place stays at that place
+    envs = {}
+    for frame in g.stack:
+        key = id(frame[2])
+        envs.setdefault(key, {k: swap(v) for k, v in frame[2].items()})
+        frame[2] = envs[key]
+        frame[4] = swap(frame[4])
+    for name, spec in rs.var_specs.items():
+        if spec.visible == "public" or not isinstance(spec.value, int) or isinstance(spec.value, bool):
+            continue
+        for p in range(g.n) if spec.per_player else ():
+            if spec.visible == "nobody" or p != player:
+                g.pvars[name][p] = rng.randrange(1000)
+        if not spec.per_player:
+            g.vars[name] = rng.randrange(1000)
+    return world
+
+
+def moments(rules, players, seed):
+    """MOMENTS positions of random games of this ruleset (seeds from `seed` on), one every EVERY decisions
+    where there is a choice."""
+    found = 0
+    while found < MOMENTS:
+        game = Game.new(rules, players, seed=seed, params=TEST_PARAMS.get(rules.name), record=False)
+        rng = random.Random(seed)
+        step = 0
+        while not game.is_over and found < MOMENTS:
+            if step % EVERY == EVERY - 1 and game.option_count() > 1:
+                found += 1
+                yield game
+            game.apply(rng.randrange(game.option_count()))
+            step += 1
+        seed += 1
+
+
+def decide(spec, game, seed):
+    return make_agent(spec, seed).choose(Request(game, game.current_player))
+
+
+def cases():
+    for path in shipped_rulesets():
+        yield pytest.param(load(str(path)), id=path.stem)
+
+
+@pytest.mark.parametrize("rules", list(cases()))
+def test_an_agents_decision_does_not_change_when_what_its_player_may_not_see_changes(rules):
+    players = rules.min_players
+    rng = random.Random(7)
+    checked = hidden = 0
+    for game in moments(rules, players, seed=3):
+        p = game.current_player
+        other = disguised_fully(game, p, rng)
+        assert other.view(p) == game.view(p)
+        hidden += any(other.state.zones[s][i] != game.state.zones[s][i] for s, i in hidden_positions(game, p))
+        for spec in AGENTS:
+            assert decide(spec, other, 11) == decide(spec, game, 11), f"{spec} at turn {game.state.turn}"
+            checked += 1
+    assert checked == MOMENTS * len(AGENTS)
+    assert hidden >= 1   # the disguise changed what the player may not see at least once
+
+
+class Peeker(Agent):
+    """Cheats: chooses by the cards in the zones its player may not see."""
+
+    def choose(self, request):
+        g = request._game.state
+        hidden = [g.zones[s][i] for s, i in hidden_positions(request._game, request.player)]
+        return sum(i * c for i, c in enumerate(hidden)) % request.count
+
+
+def test_the_check_catches_an_agent_that_peeks():
+    rules = load("cubirds")
+    rng = random.Random(1)
+    caught = 0
+    for game in moments(rules, 2, seed=3):
+        p = game.current_player
+        other = disguised_fully(game, p, rng)
+        caught += Peeker().choose(Request(other, p)) != Peeker().choose(Request(game, p))
+    assert caught >= 2
