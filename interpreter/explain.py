@@ -557,6 +557,8 @@ def display(rules, data) -> list[str]:
         if z.notes is not None:
             sample = next((n for n in z.notes if n), None)
             how += f", with a note such as \"{sample}\"" if sample else ""
+        if not z.narrate:
+            how += "; a player's moves between it and their own zones are not told in the story"
         rows.append([f"`{z.name}`", z.label, how])
     out += table(["zone", "title", "shown"], rows) + [""]
     shown = ", ".join(f"`{v}`" for v in d.variables) or "none"

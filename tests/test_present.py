@@ -105,6 +105,7 @@ def test_defaults_without_a_display_section():
     ({"scores": ["point"]}, "unknown score part 'point'"),
     ({"colours": {}}, "unknown display field 'colours'"),
     ({"names": ["a"]}, "names is a map of id"),
+    ({"zones": {"stash": {"narrate": "no"}}}, "expected true or false"),
 ])
 def test_display_mistakes_are_located_errors(display, message):
     with pytest.raises(RulesetError) as info:
@@ -187,6 +188,28 @@ def test_hidden_cards_are_not_named_to_others():
     assert any(card in line for line in story(game, p, since))
     assert not any(card in line for line in story(game, third, since))
     assert f"P{p + 1} gives 1 card to P{receiver + 1}" in story(game, third, since)
+
+
+@pytest.mark.parametrize("narrate", [True, False])
+def test_a_quiet_zone_silences_a_players_own_moves_only(narrate):
+    rules = with_display({"zones": {"table": {}, "hand": {}, "stash": {"narrate": narrate}}})
+    assert rules.display.zone("stash").narrate is narrate
+    game = Game.new(rules, 2, seed=3)
+    p = game.current_player
+    told = {}
+    for verb in ("hide", "give", "play"):
+        since = len(game.state.log)
+        option = next(x for x in game.decision.options if x.startswith(verb))
+        mover = game.current_player
+        game.apply(option)
+        # the mover's own story, without the choice's own line
+        told[verb] = [line for line in story(game, mover, since) if not line.startswith("turn ")]
+        while game.current_player != p:
+            game.apply(next(x for x in game.decision.options if x.startswith("play")))
+    hid = [line for line in told["hide"] if "to your stash" in line]
+    assert len(hid) == (1 if narrate else 0)
+    assert any(line.startswith("you give 1 card to P") for line in told["give"])
+    assert any(line.startswith("you put 1 card from your hand in the table") for line in told["play"])
 
 
 def test_nothing_is_recorded_without_the_log():

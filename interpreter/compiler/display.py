@@ -11,7 +11,7 @@ from ..expr.parser import ExprError, parse
 from .context import Abort
 
 DISPLAY_KEYS = ("names", "zones", "variables", "scores")
-ZONE_DISPLAY_KEYS = ("label", "show", "group", "note")
+ZONE_DISPLAY_KEYS = ("label", "show", "group", "note", "narrate")
 SHOW_WORDS = ("cards", "count")
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -26,6 +26,9 @@ class ZoneDisplay:
     show: str = "cards"         # cards, or count: only how many (even when the cards may be seen)
     group: str | None = None    # a card attribute: equal values are shown once with a count ('red ×4')
     notes: list | None = None   # per card id, the note shown beside its group ('6/9'), or None
+    # false: a player moving cards between this zone and their own other zones is not told in the story
+    # (staging that the ruleset's own log lines tell, such as an offer laid out and taken back)
+    narrate: bool = True
 
 
 @dataclass
@@ -158,6 +161,11 @@ def _zone_fields(ctx, path, zspec, zd, cards, card_attrs):
             ctx.fail(path + ("show",), f"unknown show '{zspec['show']}': use cards (the default) or count "
                      "(only how many)", "bad-value")
         zd.show = zspec["show"]
+    if "narrate" in zspec:
+        if not isinstance(zspec["narrate"], bool):
+            ctx.fail(path + ("narrate",), "expected true or false: whether a player's moves between this zone "
+                     "and their own other zones are told in the story", "type")
+        zd.narrate = zspec["narrate"]
     if "group" in zspec:
         group = zspec["group"]
         if group is False or group is None:

@@ -53,6 +53,8 @@ class Narrator:
                 if name in self.display.scores:
                     shown |= {n for n in rs.var_specs if n in expr.text}
         self.narrated_vars = shown
+        # zones whose moves between one owner's zones are staging, told by the ruleset's log lines
+        self.quiet = {zd.name for zd in self.display.zones if not zd.narrate} if self.display is not None else set()
 
     # places and cards -------------------------------------------------------
     def where(self, slot):
@@ -102,6 +104,8 @@ class Narrator:
         if so is None and do is None:
             return None   # between shared zones: the board shows it
         if self.hidden(zs, so) and self.hidden(zd, do):
+            return None
+        if so == do and (zs.name in self.quiet or zd.name in self.quiet):
             return None
         many, named = self.cards(cards, self.sees(zs, so) or self.sees(zd, do))
         tail = f": {named}" if named else ""
