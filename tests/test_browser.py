@@ -100,8 +100,9 @@ def test_a_whole_cubirds_game_against_bots(server, pages):
     wait(lambda: page.find_elements(By.CSS_SELECTOR, "#decision button.option"))
     assert page.find_element(By.ID, "title").text == "CuBirds"
     clicks = 0
+    enabled = "#decision button.option:enabled"
     while not page.find_element(By.ID, "result").is_displayed():
-        buttons = wait(lambda: page.find_elements(By.CSS_SELECTOR, "#decision button.option")
+        buttons = wait(lambda: page.find_elements(By.CSS_SELECTOR, enabled)
                        or page.find_element(By.ID, "result").is_displayed())
         if buttons is True:
             break
@@ -112,9 +113,11 @@ def test_a_whole_cubirds_game_against_bots(server, pages):
         except StaleElementReferenceException:   # redrawn meanwhile: look again
             continue
         clicks += 1
-        if not steps or not page.find_elements(By.CSS_SELECTOR, "#decision button.step"):
-            wait(lambda: version(page) != before or page.find_elements(By.CSS_SELECTOR, "#decision button.step")
-                 or page.find_element(By.ID, "result").is_displayed())
+        # a choice sent disables the buttons until the next board; a part chosen (steps) redraws them at once
+        wait(lambda: version(page) != before or page.find_elements(By.CSS_SELECTOR, enabled)
+             or page.find_element(By.ID, "result").is_displayed())
+        if not steps:
+            assert version(page) != before or page.find_element(By.ID, "result").is_displayed()
         assert clicks < 2000
     result = page.find_element(By.ID, "result").text
     assert "Game over" in result and "Winner" in result

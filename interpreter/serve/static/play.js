@@ -90,6 +90,8 @@ function drawSeats(b) {
 
 function send(index) {
   chosen = [];
+  // one answer per decision: the buttons wait for the server's next board (or its refusal)
+  document.querySelectorAll("#decision button").forEach((b) => { b.disabled = true; });
   socket.send(JSON.stringify({choose: index, at: board.decision.at}));
 }
 
@@ -195,6 +197,7 @@ function connect() {
     const msg = JSON.parse(ev.data);
     $("error").textContent = msg.error || "";
     if (msg.board) draw(msg.board);
+    else if (msg.error && board) drawDecision(board);   // refused without a board: answer again
   };
   socket.onclose = () => {
     if (opened || (board && retries < 30)) {   // the server went away (a restart?): try again for a while
