@@ -5,7 +5,7 @@ take plain values; none reads author text.
 """
 from __future__ import annotations
 
-from ..engine.budget import MAX_NUMBER, number, over_items, too_large
+from ..engine.budget import MAX_NUMBER, MAX_STEP_ITEMS, number, over_items, too_large
 from ..engine.nodes import snapshot
 from ..errors import GameError
 from ..expr import runtime as X
@@ -41,6 +41,20 @@ def combos(g, xs, message):
     if w < 0:
         raise GameError(message, "budget")
     return xs
+
+
+def product(g, message, *domains):
+    """The domains of a choice whose arguments are independent: their product is the work of listing it
+    (refused as too many combinations past MAX_STEP_ITEMS, as engine/choices.py refuses it)."""
+    total = 1
+    for xs in domains:
+        total *= len(xs)
+        if total > MAX_STEP_ITEMS:
+            raise GameError(message, "budget")
+    w = g.work - total
+    g.work = w
+    if w < 0:
+        raise over_items()
 
 
 def made(g, v):
@@ -158,7 +172,7 @@ def per_ne(impl, items, table, value):
 
 HELPERS = {
     "R_times": X.times, "R_plus": X.plus, "R_minus": X.minus, "R_equal": X.equal, "R_contains": X.contains,
-    "R_item": X.item, "R_walk": walk, "R_walk_named": walk_named, "R_combos": combos, "R_made": made, "R_sum": total,
+    "R_item": X.item, "R_walk": walk, "R_walk_named": walk_named, "R_combos": combos, "R_product": product, "R_made": made, "R_sum": total,
     "R_MAX": MAX_NUMBER, "R_too_large": too_large_number, "R_number": number, "R_filter_eq": filter_eq, "R_filter_ne": filter_ne, "R_attr": attr_of, "R_attr1": attr1,
     "R_card_var": card_var, "R_player_zone": player_zone, "R_player_var": player_var, "R_family": family,
     "R_player_family": player_family, "R_numbered": numbered, "R_keyed": keyed, "R_any_eq": any_eq,
