@@ -75,6 +75,62 @@ def total(xs):
     return v
 
 
+def _walker(name, impl):
+    """The W_ helper of a builtin that walks a list: the list checked and paid for, then `impl`, in one call."""
+    def walking(g, xs, *rest):
+        t = type(xs)
+        if t is not list and t is not tuple:
+            raise X.call_error(name, [xs])
+        w = g.work - len(xs)
+        g.work = w
+        if w < 0:
+            raise over_items()
+        return impl(xs, *rest)
+    return walking
+
+
+def w_counts(g, xs):
+    """counts(xs), paid for."""
+    t = type(xs)
+    if t is not list and t is not tuple:
+        raise X.call_error("counts", [xs])
+    w = g.work - len(xs)
+    g.work = w
+    if w < 0:
+        raise over_items()
+    tally = {}
+    try:
+        for x in xs:
+            tally[x] = tally.get(x, 0) + 1
+    except TypeError:   # unhashable items (lists): the slow way
+        return FUNCTIONS["counts"].impl(xs)
+    return list(tally.values())
+
+
+def w_count_distinct(g, xs):
+    """count(distinct(xs)), paid for."""
+    t = type(xs)
+    if t is not list and t is not tuple:
+        raise X.call_error("distinct", [xs])
+    w = g.work - len(xs)
+    g.work = w
+    if w < 0:
+        raise over_items()
+    return count_distinct(xs)
+
+
+def w_sum(g, xs):
+    """sum(xs), paid for, within the cap of numbers."""
+    t = type(xs)
+    if t is not list and t is not tuple:
+        raise X.call_error("sum", [xs])
+    w = g.work - len(xs)
+    g.work = w
+    if w < 0:
+        raise over_items()
+    return total(xs)
+
+
 def too_large_number(v):
     raise too_large(v)
 
@@ -179,3 +235,6 @@ HELPERS = {
     "R_per_eq": per_eq, "R_per_ne": per_ne, "R_snapshot": snapshot, "R_count_distinct": count_distinct,
 }
 HELPERS.update({f"F_{name}": fn.impl for name, fn in FUNCTIONS.items()})
+HELPERS.update({f"W_{name}": _walker(name, FUNCTIONS[name].impl)
+                for name in ("min", "max", "distinct", "reverse", "sort", "take", "drop", "index_of")})
+HELPERS.update({"W_counts": w_counts, "W_count_distinct": w_count_distinct, "W_sum": w_sum})

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..errors import GameError
 from ..expr.runtime import plus
-from .budget import kept, size, spend
+from .budget import kept, over_items, size, spend
 from .values import Card, as_player, as_players
 
 MAX_STACK = 200
@@ -348,7 +348,16 @@ def grown(g, old, v):
 def keep(g, v):
     """A value about to be kept by generated code (a `let`, a loop's items, a procedure's argument): a list
     is copied within the caps and paid for, as the nodes do."""
-    return kept(g, v) if type(v) is list else v
+    if type(v) is not list:
+        return v
+    n = len(v)
+    if n <= 64 and list not in map(type, v):   # a short flat list (the common case): `kept` inline
+        w = g.work - n
+        g.work = w
+        if w < 0:
+            raise over_items()
+        return v[:]
+    return kept(g, v)
 
 
 def keep_fresh(g, v):
@@ -620,7 +629,11 @@ class Choose(Node):
             inner = {"me": player}
             inner.update(zip(action.all_names, args))
             if action.block is not None:
-                vm.push(action.block, inner)
+                if action.direct is not None and shared:
+                    # effects that ask no decision run at once (one chooser: nothing else is pushed first)
+                    vm.run_segment(action.direct, inner, action.direct.end)
+                else:
+                    vm.push(action.block, inner)
             return
         # One chooser: `me` stays who it was around the choose, and the chosen values stay known after
         # it, in the same list. Several at once: each one's `do` runs with `me` = that chooser and sees
