@@ -7,12 +7,48 @@ from .budget import MAX_STEP_ITEMS
 from .values import PLAYERS, Card, Player, decode, encode
 
 
+class _Generator:
+    """A random generator held by several states that have not drawn from it since one was cloned from
+    another: the first of them to draw takes a copy of its own (copying a generator's state is most of
+    what a clone would cost, and a playout or a bot's world often replaces it unread)."""
+
+    __slots__ = ("rng", "holders")
+
+    def __init__(self, rng):
+        self.rng, self.holders = rng, 1
+
+
+class _Line:
+    """The generator of one state and of the throw-away copies that share it (`clone(share_rng=True)`)."""
+
+    __slots__ = ("gen",)
+
+    def __init__(self, gen):
+        self.gen = gen
+
+
 class State:
     """Everything that changes during a game. Cloning copies lists; JSON holds the same fields."""
 
     __slots__ = ("n", "players", "zones", "vars", "pvars", "cvars", "known", "params", "current", "round", "turn",
-                 "rng", "stack", "pending", "result", "history", "log", "seed", "layout", "zbase", "events",
+                 "line", "stack", "pending", "result", "history", "log", "seed", "layout", "zbase", "events",
                  "work")
+
+    @property
+    def rng(self):
+        """The game's random generator (copied first if a clone still holds the same one)."""
+        line = self.line
+        gen = line.gen
+        if gen.holders > 1:
+            gen.holders -= 1
+            copy = random.Random.__new__(random.Random)
+            copy.setstate(gen.rng.getstate())
+            gen = line.gen = _Generator(copy)
+        return gen.rng
+
+    @rng.setter
+    def rng(self, value):
+        self.line = _Line(_Generator(value))
 
     def __init__(self):
         self.cvars = {}       # card variable -> list of values, indexed by card id
@@ -42,9 +78,13 @@ class State:
         c.known = {k: dict(v) for k, v in self.known.items()} if self.known else {}
         c.params = self.params  # never changed during a game
         c.current, c.round, c.turn = self.current, self.round, self.turn
+        line = self.line
         if share_rng:
-            c.rng = self.rng
-        else:
+            c.line = line
+        elif type(line.gen.rng) is random.Random:
+            line.gen.holders += 1   # copied when either draws first (see rng)
+            c.line = _Line(line.gen)
+        else:   # a forced generator (engine/chance.py) is not cloned: the copy gets a plain one
             c.rng = random.Random(0)   # a fixed seed is cheap; the state is overwritten at once
             c.rng.setstate(self.rng.getstate())
         c.stack = _copy_frames(self.stack)
