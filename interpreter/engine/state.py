@@ -71,8 +71,7 @@ class State:
         c.n, c.players, c.seed = self.n, self.players, self.seed
         c.layout, c.zbase = self.layout, self.zbase   # derived from the player count and parameters
         c.zones = [z[:] for z in self.zones]
-        plain = _PLAIN
-        c.vars = {k: v if type(v) in plain else _copy(v) for k, v in self.vars.items()}
+        c.vars = _copy(self.vars)
         c.pvars = {k: _copy(v) for k, v in self.pvars.items()}
         c.cvars = {k: _copy(v) for k, v in self.cvars.items()} if self.cvars else {}
         c.known = {k: dict(v) for k, v in self.known.items()} if self.known else {}
@@ -173,15 +172,19 @@ def json_copy(value):
     return value
 
 
-_PLAIN = (int, str, bool, tuple, type(None), float, Card, Player)
+_PLAIN = frozenset((int, str, bool, tuple, type(None), float, Card, Player))
 
 
 def _copy(value):
     """A copy of plain data: lists and dicts are copied, everything else is immutable and shared."""
     t = type(value)
     if t is list:
+        if _PLAIN.issuperset(map(type, value)):   # nothing inside to copy (the common case), at C speed
+            return value[:]
         return [v if type(v) in _PLAIN else _copy(v) for v in value]
     if t is dict:
+        if _PLAIN.issuperset(map(type, value.values())):
+            return value.copy()
         return {k: v if type(v) in _PLAIN else _copy(v) for k, v in value.items()}
     return value
 
@@ -194,6 +197,6 @@ def _copy_frames(stack):
         key = id(env)
         copy = envs.get(key)
         if copy is None:
-            copy = envs[key] = {k: v if type(v) in plain else _copy(v) for k, v in env.items()}
+            copy = envs[key] = _copy(env)
         out.append([bid, pc, copy, owner, data if type(data) in plain else _copy(data)])
     return out
