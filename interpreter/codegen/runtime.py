@@ -5,7 +5,7 @@ take plain values; none reads author text.
 """
 from __future__ import annotations
 
-from ..engine.budget import MAX_NUMBER, MAX_STEP_ITEMS, number, over_items, too_large
+from ..engine.budget import MAX_LIST, MAX_NUMBER, MAX_STEP_ITEMS, number, over_items, too_large
 from ..engine.nodes import snapshot
 from ..errors import GameError
 from ..expr import runtime as X
@@ -77,7 +77,19 @@ def total(xs):
 
 def _walker(name, impl):
     """The W_ helper of a builtin that walks a list: the list checked and paid for, then `impl`, in one call."""
-    def walking(g, xs, *rest):
+    if FUNCTIONS[name].max_args == 2:
+        def walking2(g, xs, y):
+            t = type(xs)
+            if t is not list and t is not tuple:
+                raise X.call_error(name, [xs])
+            w = g.work - len(xs)
+            g.work = w
+            if w < 0:
+                raise over_items()
+            return impl(xs, y)
+        return walking2
+
+    def walking(g, xs):
         t = type(xs)
         if t is not list and t is not tuple:
             raise X.call_error(name, [xs])
@@ -85,7 +97,7 @@ def _walker(name, impl):
         g.work = w
         if w < 0:
             raise over_items()
-        return impl(xs, *rest)
+        return impl(xs)
     return walking
 
 
@@ -129,6 +141,21 @@ def w_sum(g, xs):
     if w < 0:
         raise over_items()
     return total(xs)
+
+
+def join(g, a, b):
+    """`a + b` of two lists of cards or players: joined, within the cap of lists, its length paid for (as
+    `+` does for any value)."""
+    if type(a) is list and type(b) is list:
+        v = a + b
+        n = len(v)
+        if n <= MAX_LIST and list not in map(type, v):
+            w = g.work - n
+            g.work = w
+            if w < 0:
+                raise over_items()
+            return v
+    return X.plus(g, a, b)
 
 
 def too_large_number(v):
@@ -228,7 +255,7 @@ def per_ne(impl, items, table, value):
 
 HELPERS = {
     "R_times": X.times, "R_plus": X.plus, "R_minus": X.minus, "R_equal": X.equal, "R_contains": X.contains,
-    "R_item": X.item, "R_walk": walk, "R_walk_named": walk_named, "R_combos": combos, "R_product": product, "R_made": made, "R_sum": total,
+    "R_item": X.item, "R_walk": walk, "R_walk_named": walk_named, "R_combos": combos, "R_product": product, "R_join": join, "R_made": made, "R_sum": total,
     "R_MAX": MAX_NUMBER, "R_too_large": too_large_number, "R_number": number, "R_filter_eq": filter_eq, "R_filter_ne": filter_ne, "R_attr": attr_of, "R_attr1": attr1,
     "R_card_var": card_var, "R_player_zone": player_zone, "R_player_var": player_var, "R_family": family,
     "R_player_family": player_family, "R_numbered": numbered, "R_keyed": keyed, "R_any_eq": any_eq,

@@ -485,6 +485,8 @@ class _Compiler:
             kind = "int" if ka == kb == "int" else (ka if ka == kb else "any")
             if kind == "int":
                 return capped(f"{a} + {b}", self.ns), kind
+            if kind in ("cards", "players"):
+                return f"R_join(g, {a}, {b})", kind   # two lists of cards or players: joined in one call
             return f"R_plus(g, {a}, {b})", kind
         if op == "-":
             if ka == kb == "int":
