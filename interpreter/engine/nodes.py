@@ -588,8 +588,14 @@ class Choose(Node):
         """An option whose subsets are still to be picked is logged once they are (see engine/picks.py)."""
         return option[0] < 0 or not self.choice_of(option[0]).needs_picks(option[1])
 
+    picks = None   # whether an option of this decision may leave items to pick (worked out when first taken)
+
     def resume(self, vm, g, frame, option, player):
-        if option[0] >= 0 and self.choice_of(option[0]).needs_picks(option[1]):
+        picks = self.picks
+        if picks is None:
+            picks = self.picks = any(c is not None and c.subsets
+                                     for c in (self.actions if self.actions is not None else (self.choice,)))
+        if picks and option[0] >= 0 and self.choice_of(option[0]).needs_picks(option[1]):
             vm.rs.nodes[vm.rs.pick_node].start(vm, g, self, option, player)
             return
         if self.players is None:
