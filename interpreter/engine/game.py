@@ -154,8 +154,7 @@ class Game:
         if p is None:
             raise IllegalChoice("the game is over: there is nothing to choose")
         options = p[2]
-        g.work = MAX_STEP_ITEMS   # the step starts here: the label logged below spends from its budget,
-        self.steps = MAX_STEP_NODES   # and so do the effects `resume` runs at once (see run_segment)
+        g.work = MAX_STEP_ITEMS   # the label logged below has a budget of its own, as labels do
         if type(choice) is int and 0 <= choice < len(options):
             index = choice
         elif isinstance(choice, str):
@@ -173,6 +172,10 @@ class Game:
         node = self.rs.nodes[p[0]]
         if self.record and node.loggable(options[index]):
             self.log_choice(node, p[1], options[index])
+            g.work = MAX_STEP_ITEMS
+        # the step starts here: the effects `resume` runs at once (see run_segment) and the VM's run after
+        # them share its budget
+        self.steps = MAX_STEP_NODES
         g.pending = None
         g.history.append(index)
         try:
