@@ -78,10 +78,10 @@ def measure_pit_greedy(rules, games: int, players: int = 8) -> dict:
     class TimedRequest(Request):
         __slots__ = ()
 
-        def option_values(self, rng):
+        def option_values(self, *args, **kwargs):
             start = time.perf_counter()
             try:
-                return Request.option_values(self, rng)
+                return Request.option_values(self, *args, **kwargs)
             finally:
                 spent[0] += time.perf_counter() - start
                 spent[1] += 1

@@ -159,3 +159,76 @@ def test_explain_python_prints_code_that_compiles():
     text = python_source(rules)
     assert "def O_lay" in text and "def B_do_lay" in text and "# the options of fly" in text
     compile(text, "<explain>", "exec")
+
+
+WALKER = """\
+name: walker
+players: {min: 2, max: 2}
+components:
+  card:
+    in: deck
+    cards:
+      - {value: 1, count: 10}
+zones:
+  deck: {visibility: count}
+  hand: {per_player: true}
+variables: {x: 0, xs: [3, 1, 3, 2, 2, 3], t: "abc", n: 5}
+actions:
+  take:
+    args: {card: deck}
+    do:
+      - move: {cards: card, from: deck, to: me.hand}
+      - set: {x: EXPR}
+flow:
+  round:
+    turn:
+      steps: [take]
+limits:
+  turns: 4
+"""
+
+
+def outcome(rules, seed=1):
+    """Play a few turns: the history and variables, or the error the game ended in."""
+    try:
+        game = play_random(rules, 2, seed, 3)
+    except GameError as exc:
+        return str(exc)
+    return game.state.history, game.state.vars
+
+
+@pytest.mark.parametrize("expr", [
+    "distinct(xs)", "counts(xs)", "take(xs, 2)", "drop(xs, 4)", "reverse(xs)", "sort(xs)", "min(xs)",
+    "max(xs)", "sum(xs)", "index_of(xs, 2)", "count(distinct(xs))", "count(distinct(me.hand))",
+    "counts(me.hand.value)", "sum(map(xs, it * n))", "take(me.hand, 1)", "count(me.hand + deck)",
+    "count(map(range(100000), count(deck + me.hand)))",
+    # refused at run time, in the builtin's words
+    "sum(t)", "counts(n)", "take(n, 1)", "count(distinct(n))", "sort(t)",
+    # past the budget: a list walked a million times over
+    "count(map(range(100000), count(distinct(range(100000)))))",
+])
+def test_walking_builtins_play_as_the_interpreter_in_an_actions_effects(expr):
+    """An action whose effects ask nothing runs as one generated function (no frame): values, errors and
+    their places are the interpreter's."""
+    text = WALKER.replace("EXPR", f"'{expr}'")
+    fast, slow = load_text(text, "walker.yaml"), unprepared(load_text(text, "walker.yaml"))
+    Game.new(fast, 2, seed=1)
+    assert fast.actions["take"].direct is not None
+    assert outcome(fast) == outcome(slow)
+    if expr in ("sum(t)", "counts(n)", "take(n, 1)", "sort(t)"):
+        assert outcome(fast).startswith(f"walker.yaml:{text.splitlines().index(f'      - set: {{x: {chr(39)}{expr}{chr(39)}}}') + 1}:")
+
+
+def test_an_action_run_without_a_frame_counts_its_effects_in_the_step():
+    """A loop in an action's effects that never ends is stopped by the budget, at the loop, as the VM stops it."""
+    text = WALKER.replace("      - set: {x: EXPR}", "      - while: true\n        max: 100000\n        do:\n"
+                          "          - set: {x: 'x + 1'}\n          - set: {x: 'x + 1'}\n"
+                          "          - set: {x: 'x + 1'}\n          - set: {x: 'x + 1'}\n"
+                          "          - set: {x: 'x + 1'}\n          - set: {x: 'x + 1'}\n"
+                          "          - set: {x: 'x + 1'}\n          - set: {x: 'x + 1'}\n"
+                          "          - set: {x: 'x + 1'}\n          - set: {x: 'x + 1'}")
+    fast, slow = load_text(text, "walker.yaml"), unprepared(load_text(text, "walker.yaml"))
+    message = outcome(fast)
+    assert message == outcome(slow)
+    line = text.splitlines().index("      - while: true") + 1
+    assert message.startswith(f"walker.yaml:{line}:") and "more than 1,000,000 effects ran in one step" in message

@@ -182,3 +182,23 @@ def test_every_decision_has_labelled_options_in_a_stable_order(rules, players):
         assert all(isinstance(o, str) and o for o in d.options)
         assert game.decision == d   # asking twice gives the same decision
         game.apply(rng.randrange(len(d.options)))
+
+
+def test_a_clone_draws_what_the_original_would_draw_whichever_draws_first():
+    """Clones take a copy of the generator only when one of its holders draws (engine/state.py): every
+    copy still draws the sequence the original held when it was made, and a throw-away copy made with
+    share_rng=True goes on sharing the original's draws."""
+    game = Game.new(load("cubirds"), 2, seed=3)
+    reference = random.Random()
+    reference.setstate(game.state.rng.getstate())
+    expected = [reference.random() for _ in range(6)]
+    a = game.clone()
+    b = a.clone()
+    shared = game.clone(share_rng=True)
+    assert [b.state.rng.random() for _ in range(6)] == expected
+    assert [game.state.rng.random(), shared.state.rng.random(), game.state.rng.random()] == expected[:3]
+    c = shared.clone()
+    assert [a.state.rng.random() for _ in range(6)] == expected
+    assert [c.state.rng.random() for _ in range(3)] == expected[3:] == [shared.state.rng.random() for _ in range(3)]
+    game.force_random(lambda op, items, k: None)
+    assert type(game.clone().state.rng) is random.Random

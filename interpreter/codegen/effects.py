@@ -250,7 +250,7 @@ class Fuser:
             lines.add("while True:")
             with lines.indent():
                 # each pass counts its effects towards the step's budget, as the VM counts a block's
-                lines.add(f"N_loop_pass(vm, {len(self.rs.blocks[node.body]) + 1}, {self.const(node, 'K_loop')})")
+                self.loop_pass(node)
                 outer, lines.loop = lines.loop, node
                 self.block(node.body, py)
                 lines.loop = outer
@@ -262,12 +262,20 @@ class Fuser:
                 lines.add("    return True")
                 lines.add(f"{n} += 1")
 
+    def loop_pass(self, node) -> None:
+        """A pass of a fused loop counts its effects towards the step's budget, as the VM counts a block's
+        (inline: a call only when the budget is spent)."""
+        lines = self.b.lines
+        lines.add(f"vm.steps = _s = vm.steps - {len(self.rs.blocks[node.body]) + 1}")
+        lines.add("if _s < 0:")
+        lines.add(f"    N_loop_pass(vm, 0, {self.const(node, 'K_loop')})")
+
     def s_ForEach(self, node, py):
         lines = self.b.lines
         var = local_name(node.name)
         lines.add(f"for {var} in N_keep(g, {self.expr(node.items, py)}):")
         with lines.indent():
-            lines.add(f"N_loop_pass(vm, {len(self.rs.blocks[node.body]) + 1}, {self.const(node, 'K_loop')})")
+            self.loop_pass(node)
             lines.add(f"e[{key(node.name)}] = {var}")
             outer, lines.loop = lines.loop, node
             self.block(node.body, {**py, node.name: var})

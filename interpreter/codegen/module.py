@@ -225,6 +225,10 @@ def prepare(rs) -> None:
         if id(block) in new:
             rs.blocks[bid] = new[id(block)]   # a block shared by several ids stays shared
     rs.reindex_blocks()
+    for action in rs.actions.values():
+        block = rs.blocks[action.block] if action.block is not None else ()
+        if block and type(block[0]) is Segment and block[0].end == len(block):
+            action.direct = block[0]   # its effects never wait for a decision: run without a frame
     rs.generated = generated
 
 

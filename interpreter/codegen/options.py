@@ -154,14 +154,30 @@ def emit_listing(builder, choice, when, index) -> None:
         def domain(fn, py):
             return walked(emit(fn, py))
 
+    row = "(" + ", ".join(variables) + ("," if len(variables) == 1 else "") + ")"
+    if index is not None:
+        row = f"({index}, {row})"
     py = {"me": "me"}
+    if not fills and len(args) > 1 and choice.independent and all(getattr(d, "tree", None) is not None
+                                                                 for d in choice.domains):
+        # no domain reads an argument: as the engine does, every domain once, in order, and their
+        # product paid for in one call (not one per combination of the arguments before the last)
+        names_of = []
+        for fn in choice.domains:
+            var = ns.fresh("d")
+            lines.add(f"{var} = {walked_source(emit_expr(fn, names, ns, py))}")
+            names_of.append(var)
+        lines.add(f"R_product(g, {too_many}, {', '.join(names_of)})")
+        loops = " ".join(f"for {var} in {d}" for var, d in zip(variables, names_of))
+        py = {**py, **dict(zip(args, variables))}
+        cond = f" if {emit(choice.cond, py)}" if choice.cond is not None else ""
+        lines.add(f"out += [{row} {loops}{cond}]")
+        lines.depth -= depth
+        return
     for var, tree, fn in eager:
         src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True)
         subst[id(tree)] = (var, kind)
         lines.add(f"{var} = {src}")
-    row = "(" + ", ".join(variables) + ("," if len(variables) == 1 else "") + ")"
-    if index is not None:
-        row = f"({index}, {row})"
     if not fills:
         # no part waits for an argument: one list comprehension
         loops = []

@@ -5,7 +5,7 @@ take plain values; none reads author text.
 """
 from __future__ import annotations
 
-from ..engine.budget import MAX_NUMBER, number, over_items, too_large
+from ..engine.budget import MAX_LIST, MAX_NUMBER, MAX_STEP_ITEMS, number, over_items, too_large
 from ..engine.nodes import snapshot
 from ..errors import GameError
 from ..expr import runtime as X
@@ -43,6 +43,20 @@ def combos(g, xs, message):
     return xs
 
 
+def product(g, message, *domains):
+    """The domains of a choice whose arguments are independent: their product is the work of listing it
+    (refused as too many combinations past MAX_STEP_ITEMS, as engine/choices.py refuses it)."""
+    total = 1
+    for xs in domains:
+        total *= len(xs)
+        if total > MAX_STEP_ITEMS:
+            raise GameError(message, "budget")
+    w = g.work - total
+    g.work = w
+    if w < 0:
+        raise over_items()
+
+
 def made(g, v):
     """A list a builtin made (a range), paid for by its length."""
     if type(v) is list:
@@ -59,6 +73,89 @@ def total(xs):
     if type(v) is int and not -MAX_NUMBER <= v <= MAX_NUMBER:
         raise too_large(v)
     return v
+
+
+def _walker(name, impl):
+    """The W_ helper of a builtin that walks a list: the list checked and paid for, then `impl`, in one call."""
+    if FUNCTIONS[name].max_args == 2:
+        def walking2(g, xs, y):
+            t = type(xs)
+            if t is not list and t is not tuple:
+                raise X.call_error(name, [xs])
+            w = g.work - len(xs)
+            g.work = w
+            if w < 0:
+                raise over_items()
+            return impl(xs, y)
+        return walking2
+
+    def walking(g, xs):
+        t = type(xs)
+        if t is not list and t is not tuple:
+            raise X.call_error(name, [xs])
+        w = g.work - len(xs)
+        g.work = w
+        if w < 0:
+            raise over_items()
+        return impl(xs)
+    return walking
+
+
+def w_counts(g, xs):
+    """counts(xs), paid for."""
+    t = type(xs)
+    if t is not list and t is not tuple:
+        raise X.call_error("counts", [xs])
+    w = g.work - len(xs)
+    g.work = w
+    if w < 0:
+        raise over_items()
+    tally = {}
+    try:
+        for x in xs:
+            tally[x] = tally.get(x, 0) + 1
+    except TypeError:   # unhashable items (lists): the slow way
+        return FUNCTIONS["counts"].impl(xs)
+    return list(tally.values())
+
+
+def w_count_distinct(g, xs):
+    """count(distinct(xs)), paid for."""
+    t = type(xs)
+    if t is not list and t is not tuple:
+        raise X.call_error("distinct", [xs])
+    w = g.work - len(xs)
+    g.work = w
+    if w < 0:
+        raise over_items()
+    return count_distinct(xs)
+
+
+def w_sum(g, xs):
+    """sum(xs), paid for, within the cap of numbers."""
+    t = type(xs)
+    if t is not list and t is not tuple:
+        raise X.call_error("sum", [xs])
+    w = g.work - len(xs)
+    g.work = w
+    if w < 0:
+        raise over_items()
+    return total(xs)
+
+
+def join(g, a, b):
+    """`a + b` of two lists of cards or players: joined, within the cap of lists, its length paid for (as
+    `+` does for any value)."""
+    if type(a) is list and type(b) is list:
+        v = a + b
+        n = len(v)
+        if n <= MAX_LIST and list not in map(type, v):
+            w = g.work - n
+            g.work = w
+            if w < 0:
+                raise over_items()
+            return v
+    return X.plus(g, a, b)
 
 
 def too_large_number(v):
@@ -158,10 +255,13 @@ def per_ne(impl, items, table, value):
 
 HELPERS = {
     "R_times": X.times, "R_plus": X.plus, "R_minus": X.minus, "R_equal": X.equal, "R_contains": X.contains,
-    "R_item": X.item, "R_walk": walk, "R_walk_named": walk_named, "R_combos": combos, "R_made": made, "R_sum": total,
+    "R_item": X.item, "R_walk": walk, "R_walk_named": walk_named, "R_combos": combos, "R_product": product, "R_join": join, "R_made": made, "R_sum": total,
     "R_MAX": MAX_NUMBER, "R_too_large": too_large_number, "R_number": number, "R_filter_eq": filter_eq, "R_filter_ne": filter_ne, "R_attr": attr_of, "R_attr1": attr1,
     "R_card_var": card_var, "R_player_zone": player_zone, "R_player_var": player_var, "R_family": family,
     "R_player_family": player_family, "R_numbered": numbered, "R_keyed": keyed, "R_any_eq": any_eq,
     "R_per_eq": per_eq, "R_per_ne": per_ne, "R_snapshot": snapshot, "R_count_distinct": count_distinct,
 }
 HELPERS.update({f"F_{name}": fn.impl for name, fn in FUNCTIONS.items()})
+HELPERS.update({f"W_{name}": _walker(name, FUNCTIONS[name].impl)
+                for name in ("min", "max", "distinct", "reverse", "sort", "take", "drop", "index_of")})
+HELPERS.update({"W_counts": w_counts, "W_count_distinct": w_count_distinct, "W_sum": w_sum})

@@ -195,6 +195,8 @@ class Choice:
 class Action(Choice):
     """A named action: a choice whose `when` is checked first and whose effects run when it is taken."""
 
+    direct = None   # generated code: the segment that runs the whole block, when no effect of it asks a decision
+
     def __init__(self, name, arg_names, domains, cond, label, when, block, text, subsets=(), final=None):
         super().__init__(name, arg_names, domains, cond, label, subsets, final)
         self.when, self.block, self.text = when, block, text

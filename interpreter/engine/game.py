@@ -154,7 +154,7 @@ class Game:
         if p is None:
             raise IllegalChoice("the game is over: there is nothing to choose")
         options = p[2]
-        g.work = MAX_STEP_ITEMS   # the label logged below spends from this step's budget
+        g.work = MAX_STEP_ITEMS   # the label logged below has a budget of its own, as labels do
         if type(choice) is int and 0 <= choice < len(options):
             index = choice
         elif isinstance(choice, str):
@@ -172,12 +172,17 @@ class Game:
         node = self.rs.nodes[p[0]]
         if self.record and node.loggable(options[index]):
             self.log_choice(node, p[1], options[index])
+            g.work = MAX_STEP_ITEMS
+        # the step starts here: the effects `resume` runs at once (see run_segment) and the VM's run after
+        # them share its budget
+        self.steps = MAX_STEP_NODES
         g.pending = None
         g.history.append(index)
         try:
             node.resume(self, g, g.stack[-1], options[index], p[1])
-            self._run()
-            self._finish_choice_logs()
+            self._run(False)
+            if self._choice_logs:
+                self._finish_choice_logs()
         except GameError:
             self._restore(g.history[:-1])
             raise
@@ -334,19 +339,34 @@ class Game:
             names = ", ".join(f"P{w + 1}" for w in g.result["winners"]) or "nobody"
             g.log.append(f"game over ({reason}): winners {names}")
 
-    def _run(self) -> None:
+    def run_segment(self, segment, env: dict, size: int) -> None:
+        """Run a block of `size` effects that one segment runs entirely (an action's effects that ask no
+        decision) at once, without a frame: what the VM would do with the block pushed on top."""
+        try:
+            if segment.fn(self, self.state, env):
+                return   # the game stopped inside (it ended, or a turn or round was left)
+            steps = self.steps - size - 1
+            self.steps = steps
+            if steps < 0:
+                raise over_nodes(self, self.state.stack)
+        except (GameError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError,
+                OverflowError, RecursionError) as exc:
+            raise self._located(exc, segment) from None
+
+    def _run(self, fresh: bool = True) -> None:
         """Execute nodes until a decision is pending or the game is over.
 
         A node's `run` returns true when it asked a decision; a node that pushes a frame makes the
-        outer loop switch to it."""
+        outer loop switch to it. `fresh`: a new step starts here (not after `apply`, which starts it)."""
         g = self.state
         if g.pending is not None:   # a resumed node asked again (the next of several choosers)
             return
         stack = g.stack
         nodes = self.rs.nodes
         node = None
-        g.work = MAX_STEP_ITEMS
-        self.steps = MAX_STEP_NODES   # the nodes this step may still run (see budget.py); fused loops count too
+        if fresh:
+            g.work = MAX_STEP_ITEMS
+            self.steps = MAX_STEP_NODES   # the nodes this step may still run (see budget.py); fused loops count too
         try:
             while stack:
                 frame = stack[-1]
@@ -375,26 +395,36 @@ class Game:
                         node = nodes[owner]
                         node.block_end(self, g, frame)
         except GameError as exc:
+            located = self._located(exc, node)
+            if located is exc:
+                raise
+            raise located from None
+        except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError, OverflowError,
+                RecursionError) as exc:
+            raise self._located(exc, node) from None
+        if not stack and g.pending is None and g.result is None:
+            self.finish("the flow ended", None)
+
+    def _located(self, exc, node):
+        """The error to report for `exc`, raised while `node` ran: told at the effect (and loop) it comes
+        from, with the ruleset's file, line and column."""
+        if isinstance(exc, GameError):
             loop = node.enclosing(exc) if node is not None else None
             node = node.origin(exc) if node is not None else None
             if exc.code == "budget" and node is not None and node.loc is not None \
                     and not getattr(exc, "located", False):
-                raise in_loop(self, stack, exc, node.loc, loop) from None
+                return in_loop(self, self.state.stack, exc, node.loc, loop)
             if node is not None and node.loc is not None and not getattr(exc, "located", False):
                 located = GameError(f"{node.loc}: {exc}", exc.code)
                 located.located = True
-                raise located from None
-            raise
-        except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError, OverflowError,
-                RecursionError) as exc:
-            node = node.origin(exc) if node is not None else None
-            where = node.loc if node is not None and node.loc is not None else "?"
-            located = GameError(f"{where}: ruleset error in '{getattr(node, 'text', '')}': {translate(exc)}",
-                                "runtime")
-            located.located = True
-            raise located from None
-        if not stack and g.pending is None and g.result is None:
-            self.finish("the flow ended", None)
+                return located
+            return exc
+        node = node.origin(exc) if node is not None else None
+        where = node.loc if node is not None and node.loc is not None else "?"
+        located = GameError(f"{where}: ruleset error in '{getattr(node, 'text', '')}': {translate(exc)}",
+                            "runtime")
+        located.located = True
+        return located
 
     def _restore(self, history) -> None:
         g = self.state

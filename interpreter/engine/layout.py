@@ -15,7 +15,7 @@ MAX_FAMILY = 1000
 class Layout:
     """The slots of every zone for one player count and one set of parameter values."""
 
-    __slots__ = ("n", "base", "size", "total", "fixed", "zones")
+    __slots__ = ("n", "base", "size", "total", "fixed", "zones", "unseen")
 
     def __init__(self, rs, n: int, params: dict):
         self.n = n
@@ -37,6 +37,7 @@ class Layout:
         self.base, self.size, self.total = tuple(base), tuple(size), slot
         self.fixed = rs.fixed_slots
         self.zones = rs.zone_list
+        self.unseen = {}   # player -> the slots they do not see every card of (see engine/lookahead.py)
 
     def slot(self, z, owner=None, member: int = 0) -> int:
         if z.per_player:

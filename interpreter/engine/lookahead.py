@@ -38,29 +38,37 @@ def _deal_unseen(world, player: int, rng) -> None:
     order of the real game (the leak tests check this)."""
     rs, g = world.rs, world.state
     known = g.known
-    holes = []   # (slot, position) of every card the player cannot identify
-    for z in rs.zones.values():
-        for slot, owner, _ in g.layout.slots(z):
-            level = z.level(player, owner)
-            if level == "cards":
-                continue
-            cards = g.zones[slot]
-            for i in range(1 if level == "top" else 0, len(cards)):
-                if player not in known.get(cards[i], ()):
-                    holes.append((slot, i))
     zones = g.zones
+    spots, types = _unseen_slots(rs, g.layout, player)
+    holes = []   # (slot, position) of every card the player cannot identify
+    for slot, start in spots:
+        cards = zones[slot]
+        if not known:
+            holes += [(slot, i) for i in range(start, len(cards))]
+            continue
+        for i in range(start, len(cards)):
+            if player not in known.get(cards[i], ()):
+                holes.append((slot, i))
     before = [zones[s][i] for s, i in holes]
     # a card is only imagined as another card of its type (a type shows on the card's back)
-    cards_of = rs.cards
     groups: dict = {}
     for k, c in enumerate(before):
-        groups.setdefault(cards_of[c]["type"], []).append(k)
-    pool = before[:]
-    for _, places in sorted(groups.items()):
-        cards = sorted(before[k] for k in places)
-        rng.shuffle(cards)
-        for k, c in zip(places, cards):
-            pool[k] = c
+        t = types[c]
+        found = groups.get(t)
+        if found is None:
+            groups[t] = [k]
+        else:
+            found.append(k)
+    if len(groups) == 1:   # one type (the common case): every hidden card may be any other
+        pool = sorted(before)
+        rng.shuffle(pool)
+    else:
+        pool = before[:]
+        for _, places in sorted(groups.items()):
+            cards = sorted(before[k] for k in places)
+            rng.shuffle(cards)
+            for k, c in zip(places, cards):
+                pool[k] = c
     for (s, i), c in zip(holes, pool):
         zones[s][i] = c
     # The card at a place is imagined to be another: wherever the game refers to a card it cannot see
@@ -68,6 +76,21 @@ def _deal_unseen(world, player: int, rng) -> None:
     # values everyone sees on the cards' backs stay where they lie.
     _relabel(world, dict(zip(before, pool)))
     _hide_values(world, player, pool, rng)
+
+
+def _unseen_slots(rs, layout, player: int):
+    """The slots whose cards `player` may not all see, each with the first position hidden (1 when the
+    top card shows), and the type of every card: worked out once per layout and player."""
+    found = layout.unseen.get(player)
+    if found is None:
+        spots = []
+        for z in rs.zones.values():
+            for slot, owner, _ in layout.slots(z):
+                level = z.level(player, owner)
+                if level != "cards":
+                    spots.append((slot, 1 if level == "top" else 0))
+        found = layout.unseen[player] = (tuple(spots), tuple(c["type"] for c in rs.cards))
+    return found
 
 
 def _relabel(world, sigma: dict) -> None:
@@ -160,7 +183,9 @@ def _forget_other_commitments(world, player: int) -> None:
     if frame is not None:
         data = frame[4]
         others = [(q[0], _pass_of(q[1])) for q in data["queue"] if q[0] != player]
-        mine = [q for q in data["queue"] if q[0] == player]
+        # the player's own options are read from the pending decision; their copy in the queue is never
+        # read once they choose last (and would be relabeled for nothing)
+        mine = [(q[0], ()) for q in data["queue"] if q[0] == player]
         data["queue"] = [(p, (option,)) for p, option in others] + mine
         data["chosen"] = others
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..errors import GameError
 from ..expr.runtime import plus
-from .budget import kept, size, spend
+from .budget import kept, over_items, size, spend
 from .values import Card, as_player, as_players
 
 MAX_STACK = 200
@@ -348,7 +348,16 @@ def grown(g, old, v):
 def keep(g, v):
     """A value about to be kept by generated code (a `let`, a loop's items, a procedure's argument): a list
     is copied within the caps and paid for, as the nodes do."""
-    return kept(g, v) if type(v) is list else v
+    if type(v) is not list:
+        return v
+    n = len(v)
+    if n <= 64 and list not in map(type, v):   # a short flat list (the common case): `kept` inline
+        w = g.work - n
+        g.work = w
+        if w < 0:
+            raise over_items()
+        return v[:]
+    return kept(g, v)
 
 
 def keep_fresh(g, v):
@@ -579,8 +588,14 @@ class Choose(Node):
         """An option whose subsets are still to be picked is logged once they are (see engine/picks.py)."""
         return option[0] < 0 or not self.choice_of(option[0]).needs_picks(option[1])
 
+    picks = None   # whether an option of this decision may leave items to pick (worked out when first taken)
+
     def resume(self, vm, g, frame, option, player):
-        if option[0] >= 0 and self.choice_of(option[0]).needs_picks(option[1]):
+        picks = self.picks
+        if picks is None:
+            picks = self.picks = any(c is not None and c.subsets
+                                     for c in (self.actions if self.actions is not None else (self.choice,)))
+        if picks and option[0] >= 0 and self.choice_of(option[0]).needs_picks(option[1]):
             vm.rs.nodes[vm.rs.pick_node].start(vm, g, self, option, player)
             return
         if self.players is None:
@@ -620,7 +635,11 @@ class Choose(Node):
             inner = {"me": player}
             inner.update(zip(action.all_names, args))
             if action.block is not None:
-                vm.push(action.block, inner)
+                if action.direct is not None and shared:
+                    # effects that ask no decision run at once (one chooser: nothing else is pushed first)
+                    vm.run_segment(action.direct, inner, action.direct.end)
+                else:
+                    vm.push(action.block, inner)
             return
         # One chooser: `me` stays who it was around the choose, and the chosen values stay known after
         # it, in the same list. Several at once: each one's `do` runs with `me` = that chooser and sees

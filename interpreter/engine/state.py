@@ -7,12 +7,48 @@ from .budget import MAX_STEP_ITEMS
 from .values import PLAYERS, Card, Player, decode, encode
 
 
+class _Generator:
+    """A random generator held by several states that have not drawn from it since one was cloned from
+    another: the first of them to draw takes a copy of its own (copying a generator's state is most of
+    what a clone would cost, and a playout or a bot's world often replaces it unread)."""
+
+    __slots__ = ("rng", "holders")
+
+    def __init__(self, rng):
+        self.rng, self.holders = rng, 1
+
+
+class _Line:
+    """The generator of one state and of the throw-away copies that share it (`clone(share_rng=True)`)."""
+
+    __slots__ = ("gen",)
+
+    def __init__(self, gen):
+        self.gen = gen
+
+
 class State:
     """Everything that changes during a game. Cloning copies lists; JSON holds the same fields."""
 
     __slots__ = ("n", "players", "zones", "vars", "pvars", "cvars", "known", "params", "current", "round", "turn",
-                 "rng", "stack", "pending", "result", "history", "log", "seed", "layout", "zbase", "events",
+                 "line", "stack", "pending", "result", "history", "log", "seed", "layout", "zbase", "events",
                  "work")
+
+    @property
+    def rng(self):
+        """The game's random generator (copied first if a clone still holds the same one)."""
+        line = self.line
+        gen = line.gen
+        if gen.holders > 1:
+            gen.holders -= 1
+            copy = random.Random.__new__(random.Random)
+            copy.setstate(gen.rng.getstate())
+            gen = line.gen = _Generator(copy)
+        return gen.rng
+
+    @rng.setter
+    def rng(self, value):
+        self.line = _Line(_Generator(value))
 
     def __init__(self):
         self.cvars = {}       # card variable -> list of values, indexed by card id
@@ -35,16 +71,19 @@ class State:
         c.n, c.players, c.seed = self.n, self.players, self.seed
         c.layout, c.zbase = self.layout, self.zbase   # derived from the player count and parameters
         c.zones = [z[:] for z in self.zones]
-        plain = _PLAIN
-        c.vars = {k: v if type(v) in plain else _copy(v) for k, v in self.vars.items()}
+        c.vars = _copy(self.vars)
         c.pvars = {k: _copy(v) for k, v in self.pvars.items()}
         c.cvars = {k: _copy(v) for k, v in self.cvars.items()} if self.cvars else {}
         c.known = {k: dict(v) for k, v in self.known.items()} if self.known else {}
         c.params = self.params  # never changed during a game
         c.current, c.round, c.turn = self.current, self.round, self.turn
+        line = self.line
         if share_rng:
-            c.rng = self.rng
-        else:
+            c.line = line
+        elif type(line.gen.rng) is random.Random:
+            line.gen.holders += 1   # copied when either draws first (see rng)
+            c.line = _Line(line.gen)
+        else:   # a forced generator (engine/chance.py) is not cloned: the copy gets a plain one
             c.rng = random.Random(0)   # a fixed seed is cheap; the state is overwritten at once
             c.rng.setstate(self.rng.getstate())
         c.stack = _copy_frames(self.stack)
@@ -133,15 +172,19 @@ def json_copy(value):
     return value
 
 
-_PLAIN = (int, str, bool, tuple, type(None), float, Card, Player)
+_PLAIN = frozenset((int, str, bool, tuple, type(None), float, Card, Player))
 
 
 def _copy(value):
     """A copy of plain data: lists and dicts are copied, everything else is immutable and shared."""
     t = type(value)
     if t is list:
+        if _PLAIN.issuperset(map(type, value)):   # nothing inside to copy (the common case), at C speed
+            return value[:]
         return [v if type(v) in _PLAIN else _copy(v) for v in value]
     if t is dict:
+        if _PLAIN.issuperset(map(type, value.values())):
+            return value.copy()
         return {k: v if type(v) in _PLAIN else _copy(v) for k, v in value.items()}
     return value
 
@@ -154,6 +197,6 @@ def _copy_frames(stack):
         key = id(env)
         copy = envs.get(key)
         if copy is None:
-            copy = envs[key] = {k: v if type(v) in plain else _copy(v) for k, v in env.items()}
+            copy = envs[key] = _copy(env)
         out.append([bid, pc, copy, owner, data if type(data) in plain else _copy(data)])
     return out

@@ -485,6 +485,8 @@ class _Compiler:
             kind = "int" if ka == kb == "int" else (ka if ka == kb else "any")
             if kind == "int":
                 return capped(f"{a} + {b}", self.ns), kind
+            if kind in ("cards", "players"):
+                return f"R_join(g, {a}, {b})", kind   # two lists of cards or players: joined in one call
             return f"R_plus(g, {a}, {b})", kind
         if op == "-":
             if ka == kb == "int":
@@ -714,19 +716,20 @@ class _Compiler:
     def _call(self, fn, args) -> str:
         impl = f"F_{fn.name}"
         values = [a for _, a in args]
+        if fn.name in WALKS and values and not fn.needs_game:
+            # a builtin that walks its first argument, a list: each call pays the list's length (its
+            # W_ helper checks the list, pays and works in one call)
+            return f"W_{fn.name}(g, {', '.join(values)})"
         if fn.name in WALKS and values:
-            # a builtin that walks its first argument, a list: each call pays the list's length
             values[0] = f"R_walk_named(g, {values[0]}, {self.ns.const(fn.name, 'S_fn')})"
         if fn.needs_game:
             return f"{impl}(g, {', '.join(values)})"
         if not fn.per_item:
-            if fn.name == "sum":
-                return f"R_sum({values[0]})"   # a sum stays within the cap of numbers
             if fn.name == "range":
                 return f"R_made(g, {impl}({', '.join(values)}))"   # a range pays for the list it makes
             joined = ", ".join(values)
-            if fn.name == "count" and joined.startswith("F_distinct(") and joined.endswith(")"):
-                return f"R_count_distinct({joined[len('F_distinct('):-1]})"   # how many differ: no order needed
+            if fn.name == "count" and joined.startswith("W_distinct(g, ") and joined.endswith(")"):
+                return f"W_count_distinct(g, {joined[len('W_distinct(g, '):-1]})"   # how many differ: no order needed
             return f"len({joined})" if fn.name == "count" else f"{impl}({joined})"
         (_, src), (how, per) = args
         if how == "key":
