@@ -126,7 +126,8 @@ def agent_problem(spec: AgentSpec, rules) -> str | None:
         return (f"the greedy agent scores positions, but {rules.name} has neither 'agents: evaluate' nor "
                 "score parts; use random or mcts")
     depth = options.get("depth", "auto")
-    if spec.name == "mcts" and ((depth != "auto" and depth >= 0) or options.get("reward") == "margin"):
+    if spec.name == "mcts" and ((depth != "auto" and (depth == "next" or depth >= 0))
+                                or options.get("reward") == "margin"):
         return (f"mcts with depth or reward=margin scores positions, but {rules.name} has neither "
                 "'agents: evaluate' nor score parts")
     return None
