@@ -45,6 +45,8 @@ SPEC_ERRORS = [
     ("random:depth=3", "agent 'random' has no setting 'depth' (it takes none)"),
     ("mcts:iterations=x", "mcts's 'iterations' must be a whole number, not 'x'"),
     ("mcts:iterations=-1", "mcts's 'iterations' must be a number of at least 0, not '-1'"),
+    ("mcts:iterations=0", "mcts with iterations=0 (no limit) needs a time per decision: "
+                          "mcts:iterations=0:time=SECONDS"),
     ("mcts:time=soon", "mcts's 'time' must be a number, not 'soon'"),
     ("mcts:c=nan", "mcts's 'c' must be a finite number, not 'nan'"),
     ("mcts:depth=-2", "mcts's 'depth' must be a number of at least -1, not '-2'"),

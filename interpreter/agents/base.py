@@ -116,6 +116,11 @@ class Agent:
     def choose(self, request: Request) -> int:  # pragma: no cover - every agent overrides
         raise NotImplementedError
 
+    @classmethod
+    def settings_problem(cls, settings: dict) -> str | None:
+        """What is wrong with these settings together (each one is valid alone), or None."""
+        return None
+
 
 def play(game, agents) -> dict:
     """Drive a game to its end with one agent per seat; return its result."""

@@ -84,6 +84,9 @@ def parse_spec(text: str) -> AgentSpec:
     for key in keys:
         if keys.count(key) > 1:
             raise AgentSpecError(f"'{text}' sets '{key}' twice")
+    problem = AGENTS[head].settings_problem(dict(options))
+    if problem is not None:
+        raise AgentSpecError(problem)
     return AgentSpec(text, head, tuple(options))
 
 
