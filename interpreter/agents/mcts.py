@@ -87,6 +87,12 @@ class MctsAgent(Agent):
         self.searched = []      # (iterations, seconds) of each search, for benchmarks
         self.tree = None        # the last search's root (tools and tests)
 
+    @classmethod
+    def settings_problem(cls, settings: dict) -> str | None:
+        if settings.get("iterations") == 0 and not settings.get("time"):
+            return "mcts with iterations=0 (no limit) needs a time per decision: mcts:iterations=0:time=SECONDS"
+        return None
+
     def choose(self, request: Request) -> int:
         if request.count == 1:
             return 0
