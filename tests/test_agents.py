@@ -19,6 +19,7 @@ SPECS = [
     ("random", "random", ()),
     ("mcts", "mcts", ()),
     ("mcts:iterations=400", "mcts", (("iterations", 400),)),
+    ("mcts:depth=next:opponents=tree", "mcts", (("depth", "next"), ("opponents", "tree"))),
     ("mcts:iterations=0:time=0.5:c=1.2:depth=8:reward=margin", "mcts",
      (("iterations", 0), ("time", 0.5), ("c", 1.2), ("depth", 8), ("reward", "margin"))),
     (" greedy : trials=4 : worlds = 3 ", "greedy", (("trials", 4), ("worlds", 3))),
@@ -37,17 +38,21 @@ SPEC_ERRORS = [
     ("randm", "unknown agent 'randm' (agents: random, first, greedy, mcts, human, or module:ClassName); "
               "did you mean 'random'?"),
     ("", "'' names no agent (agents: random, first, greedy, mcts, human, or module:ClassName)"),
-    ("mcts:iter=5", "agent 'mcts' has no setting 'iter' (it takes iterations, time, c, depth, reward)"),
-    ("mcts:dpth=5", "agent 'mcts' has no setting 'dpth' (it takes iterations, time, c, depth, reward); "
+    ("mcts:iter=5", "agent 'mcts' has no setting 'iter' (it takes iterations, time, c, depth, reward, opponents)"),
+    ("mcts:dpth=5", "agent 'mcts' has no setting 'dpth' (it takes iterations, time, c, depth, reward, "
+                    "opponents); "
                     "did you mean 'depth'?"),
     ("random:depth=3", "agent 'random' has no setting 'depth' (it takes none)"),
     ("mcts:iterations=x", "mcts's 'iterations' must be a whole number, not 'x'"),
     ("mcts:iterations=-1", "mcts's 'iterations' must be a number of at least 0, not '-1'"),
+    ("mcts:iterations=0", "mcts with iterations=0 (no limit) needs a time per decision: "
+                          "mcts:iterations=0:time=SECONDS"),
     ("mcts:time=soon", "mcts's 'time' must be a number, not 'soon'"),
     ("mcts:c=nan", "mcts's 'c' must be a finite number, not 'nan'"),
     ("mcts:depth=-2", "mcts's 'depth' must be a number of at least -1, not '-2'"),
     ("mcts:depth=deep", "mcts's 'depth' must be a whole number, not 'deep'"),
     ("mcts:reward=score", "mcts's 'reward' must be one of win, margin, not 'score'"),
+    ("mcts:opponents=some", "mcts's 'opponents' must be one of auto, tree, rollout, not 'some'"),
     ("greedy:trials=0", "greedy's 'trials' must be a number of at least 1, not '0'"),
     ("greedy:by=best", "greedy's 'by' must be one of auto, evaluate, score, not 'best'"),
     ("mcts:iterations", "'iterations' in 'mcts:iterations' is not key=value (settings follow the agent's name: "
@@ -306,19 +311,38 @@ def position(n, result):
 
 
 def test_where_a_rollout_stops_a_reward_is_the_growth_of_the_lead_squashed():
-    """Leads of [3, 5] are -2 and 2; from leads of [-1, 1] at the decision, they grew by -1 and 1; the
-    mean absolute growth seen so far is 1, so the rewards are 0.5 -+ 0.5 tanh(1)."""
+    """Values of [3, 5] from [3, 4] at the decision: growths 0 and 1, leads grown by -1 and 1; the median
+    absolute value seen so far is 1, so the rewards are 0.5 -+ 0.5 tanh(1)."""
     agent = MctsAgent()
-    rewards = agent._rewards(position(2, None), lambda g: [3, 5], [-1, 1])
+    rewards = agent._rewards(position(2, None), lambda g: [3, 5], [3, 4])
     assert [round(r, 4) for r in rewards] == [round(0.5 - 0.5 * math.tanh(1), 4), round(0.5 + 0.5 * math.tanh(1), 4)]
+    # the same growth for everyone: nothing gained
     assert agent._rewards(position(3, None), lambda g: [5, 5, 1], [0, 0, -4]) == [0.5, 0.5, 0.5]
+
+
+def test_with_more_players_a_cut_off_reward_is_the_growth_less_the_others_mean_growth():
+    """Growths 6, 0, 0, 0: player 1 gained 6 over the others' mean 0, each other lost 2 to the mean 2 of
+    theirs; the median absolute value is 2, so 0.5 + 0.5 tanh(3) and 0.5 + 0.5 tanh(-1)."""
+    rewards = MctsAgent()._rewards(position(4, None), lambda g: [6, 0, 0, 0], [0, 0, 0, 0])
+    assert rewards == [0.5 + 0.5 * math.tanh(3)] + [0.5 + 0.5 * math.tanh(-1)] * 3
+
+
+def test_a_rare_huge_value_does_not_flatten_the_ordinary_ones():
+    """The scale is the median absolute value, not the mean: after one growth of 1000 among growths of
+    1, a growth of 1 is still worth 0.5 + 0.5 tanh(1)."""
+    agent = MctsAgent()
+    for _ in range(5):
+        agent._rewards(position(2, None), lambda g: [1, 0], [0, 0])
+    agent._rewards(position(2, None), lambda g: [1000, 0], [0, 0])
+    rewards = agent._rewards(position(2, None), lambda g: [1, 0], [0, 0])
+    assert [round(r, 6) for r in rewards] == [round(0.5 + 0.5 * math.tanh(1), 6), round(0.5 - 0.5 * math.tanh(1), 6)]
 
 
 def test_with_reward_margin_a_finished_game_rewards_the_score_lead():
     agent = MctsAgent(reward="margin")
-    scores = [{"total": 10}, {"total": 4}, {"total": 7}]     # leads 3, -6, -3: mean absolute lead 4
+    scores = [{"total": 10}, {"total": 4}, {"total": 7}]     # leads 3, -6, -3: median absolute lead 3
     rewards = agent._rewards(position(3, {"winners": [0], "scores": scores}), None, None)
-    assert rewards == [0.5 + 0.5 * math.tanh(3 / 4), 0.5 + 0.5 * math.tanh(-6 / 4), 0.5 + 0.5 * math.tanh(-3 / 4)]
+    assert rewards == [0.5 + 0.5 * math.tanh(3 / 3), 0.5 + 0.5 * math.tanh(-6 / 3), 0.5 + 0.5 * math.tanh(-3 / 3)]
 
 
 def test_mcts_with_a_time_budget_searches_until_the_time_is_up():
@@ -362,6 +386,44 @@ def test_a_hidden_variable_is_believed_to_hold_what_a_setup_gives_it():
     me = game.current_player
     world = Sampler(game, me)(random.Random(2))
     assert world.state.pvars["chips"] == [[15, 7, 1][p] if p == me else fresh[p] for p in range(3)]
+
+
+@pytest.mark.parametrize("name,players,opponents,choosers", [
+    ("pit", 4, "auto", {"me"}), ("pit", 4, "rollout", {"me"}), ("pit", 4, "tree", {"me", "others"}),
+    ("pit", 3, "auto", {"me"}), ("piepmatz", 2, "auto", {"me", "others"}), ("piepmatz", 2, "rollout", {"me"}),
+])
+def test_with_more_than_two_players_only_the_searchers_decisions_are_tree_nodes(name, players, opponents, choosers):
+    """opponents=auto is a tree of everyone's decisions with two players; with more, the others'
+    decisions are played at random and the tree holds the searcher's only (opponents=rollout)."""
+    game = Game.new(load(name), players, seed=3, record=False)
+    me = game.current_player
+    agent = MctsAgent(2, iterations=60, opponents=opponents)
+    agent.choose(Request(game, me))
+    seen, todo = set(), [agent.tree]
+    while todo:
+        node = todo.pop()
+        for child in node.children.values():
+            seen.add("me" if child.player == me else "others")
+            todo.append(child)
+    assert seen == choosers
+
+
+def test_with_depth_next_a_rollout_stops_when_the_decision_comes_back_to_the_player():
+    """Pit, four players: each iteration scores the position when the searcher is asked again, after
+    the others' choices of the market step took effect."""
+    game = Game.new(load("pit"), 4, seed=3, record=False)
+    me = game.current_player
+    agent = MctsAgent(2, iterations=40, depth="next")
+    scored = []
+    real = agent._rewards
+
+    def rewards(g, score, start):
+        scored.append((g.pending[1], g.turn))
+        return real(g, score, start)
+    agent._rewards = rewards
+    agent.choose(Request(game, me))
+    assert len(scored) == 40 and {who for who, _ in scored} == {me}
+    assert min(turn for _, turn in scored) == game.state.turn + 1
 
 
 @pytest.mark.parametrize("name,players", [("souk", 2), ("forehead-poker", 3), ("piepmatz", 2)])
@@ -417,4 +479,4 @@ def test_the_agents_command_lists_every_agent_and_its_settings(capsys, monkeypat
     assert names == ["random", "first", "greedy", "mcts", "human", "module"]
     assert "    iterations=N, default 200: search iterations per decision" in out
     assert "    reward=win|margin, default win: " in out
-    assert "    depth=N|auto, default auto: " in out
+    assert "    depth=N|auto|next, default auto: " in out

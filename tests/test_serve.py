@@ -50,10 +50,29 @@ def test_a_game_against_bots_is_played_by_seat(client):
     assert b["result"]["winners"] and b["result"]["parts"] == ["birds"]
 
 
+def test_a_seat_takes_a_built_in_bot_with_its_settings(client):
+    """mcts, and settings after a bot's name, as on the command line; the bot answers a person's move."""
+    t = start(client, ruleset="piepmatz", players=2, agents=["human", " mcts:iterations=5 "], seed=2)
+    assert [s["agent"] for s in t["seats"]] == ["human", "mcts:iterations=5"]
+    url = f"/api/tables/{t['table']}/1"
+    b = client.get(url, headers=auth(t, 1)).json()
+    for _ in range(3):
+        r = client.post(url + "/choose", json={"index": 0, "at": b["decision"]["at"]}, headers=auth(t, 1))
+        assert r.status_code == 200, r.text
+        b = r.json()
+        assert b["decision"] is not None and b["decision"]["now"]   # the bot answered: the person is asked again
+    assert b["agents"] == ["human", "mcts:iterations=5"]
+
+
 @pytest.mark.parametrize("path,body,status,message", [
     ("/api/tables", {"ruleset": "nope"}, 400, "unknown ruleset 'nope'"),
     ("/api/tables", {"ruleset": "pit", "players": 2}, 400, "pit is for 3 to 8 players, not 2"),
-    ("/api/tables", {"ruleset": "pit", "agents": ["human", "genius"]}, 400, "agents are human, random, first or greedy"),
+    ("/api/tables", {"ruleset": "pit", "agents": ["human", "genius"]}, 400, "agent 'genius': unknown agent 'genius'"),
+    ("/api/tables", {"ruleset": "pit", "agents": ["human", "mcts:iter=5"]}, 400,
+     "agent 'mcts:iter=5': agent 'mcts' has no setting 'iter'"),
+    ("/api/tables", {"ruleset": "pit", "agents": ["human", "os:System"]}, 400,
+     "agent 'os:System': a seat is human or a built-in bot"),
+    ("/api/tables", {"ruleset": "pit", "agents": ["human", "human:x=1"]}, 400, "agent 'human' has no setting 'x'"),
     ("/api/tables", {"ruleset": "pit", "params": {"targt": 5}}, 400, "targt"),
 ])
 def test_bad_requests_say_why(client, path, body, status, message):

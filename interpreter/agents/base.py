@@ -77,13 +77,13 @@ class Option:
     """A setting an agent takes in its spec (`mcts:iterations=400`): its kind (int, float, or a tuple of
     the words allowed), default, smallest value and a line of help."""
 
-    def __init__(self, kind, default, help: str, low=None):
-        self.kind, self.default, self.help, self.low = kind, default, help, low
+    def __init__(self, kind, default, help: str, low=None, words=()):
+        self.kind, self.default, self.help, self.low, self.words = kind, default, help, low, words
 
     def read(self, text: str):
         """The value written after `key=`, or ValueError with what is expected."""
-        if text == self.default:
-            return text   # a word that stands for the default (depth=auto)
+        if text == self.default or text in self.words:
+            return text   # a word that stands for the default (depth=auto) or another way (depth=next)
         if isinstance(self.kind, tuple):
             if text not in self.kind:
                 raise ValueError(f"one of {', '.join(self.kind)}")
@@ -101,7 +101,7 @@ class Option:
     def describe(self) -> str:
         kind = "|".join(self.kind) if isinstance(self.kind, tuple) else ("N" if self.kind is int else "X")
         if isinstance(self.default, str) and not isinstance(self.kind, tuple):
-            kind += f"|{self.default}"
+            kind += "".join(f"|{w}" for w in (self.default,) + tuple(self.words))
         return f"{kind}, default {self.default}: {self.help}"
 
 
@@ -115,6 +115,11 @@ class Agent:
 
     def choose(self, request: Request) -> int:  # pragma: no cover - every agent overrides
         raise NotImplementedError
+
+    @classmethod
+    def settings_problem(cls, settings: dict) -> str | None:
+        """What is wrong with these settings together (each one is valid alone), or None."""
+        return None
 
 
 def play(game, agents) -> dict:

@@ -5,11 +5,14 @@ Single-observer IS-MCTS (Cowling, Powley and Whitehouse, "Information Set Monte 
 IEEE TCIAIG 2012): every iteration deals a new world from the player's view (engine/lookahead.Sampler),
 walks down one tree shared by all worlds, choosing by UCT among the options legal in this world
 (a child's exploration term counts the iterations in which it was available, not its parent's visits),
-adds one node, plays the rest at random (or up to a depth, then scores the position), and credits each
-node on the path with the reward of the player who chose it. Options are told apart across worlds by
-what they are (action and arguments, cards by their labels), not by their index, since another world
-may offer other options. Every player's decisions are nodes of the tree, each chosen for its chooser's
-own reward; in a simultaneous decision the searcher chooses first and the others after it.
+adds one node, plays the rest at random (to the end, or until the decision comes back to the player, or
+for a number of decisions, then scores the position), and credits each node on the path with the reward
+of the player who chose it. Options are told apart across worlds by what they are (action and
+arguments, cards by their labels), not by their index, since another world may offer other options.
+With two players every decision is a node of the tree, each chosen for its chooser's own reward; with
+more, the others' decisions are played at random, as in a rollout, so that the visits are not spread
+over every opponent's options. In a simultaneous decision the searcher chooses first and the others
+after it.
 """
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ from .base import Agent, Option, Request
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_C = 0.7
-AUTO_DEPTH = 8
+NEXT = "next"   # depth: the rollout stops when the decision comes back to the searcher from another player
 
 
 class _Node:
@@ -63,21 +66,32 @@ class MctsAgent(Agent):
                              "time, whichever ends first)", 0),
         "time": Option(float, 0.0, "seconds of search per decision (0: no time limit)", 0),
         "c": Option(float, DEFAULT_C, "UCT exploration constant (bigger explores more)", 0),
-        "depth": Option(int, "auto", f"rollouts stop after this many decisions and the position is scored "
-                        f"(-1: play to the end; auto: {AUTO_DEPTH} where the ruleset declares 'agents: evaluate', "
-                        "else -1)", -1),
+        "depth": Option(int, "auto", "rollouts stop after this many decisions and the position is scored "
+                        "(-1: play to the end; next: when the decision comes back to the player from another; "
+                        "auto: next where the ruleset declares 'agents: evaluate', else -1)", -1, words=(NEXT,)),
         "reward": Option(("win", "margin"), "win", "win: 1 for a win, 1/k for a win shared by k, 0 for a "
                          "loss; margin: the score lead over the best other player, squashed to 0..1"),
+        "opponents": Option(("auto", "tree", "rollout"), "auto", "the other players' decisions: tree (nodes of "
+                            "the search tree, chosen for their own reward), rollout (played at random), or auto: "
+                            "tree with two players, rollout with more"),
     }
 
     def __init__(self, seed: int = 0, iterations: int | None = None, time: float = 0.0, c: float = DEFAULT_C,
-                 depth="auto", reward: str = "win"):
+                 depth="auto", reward: str = "win", opponents: str = "auto"):
         self.rng = random.Random(seed)
         if iterations is None:
             iterations = 0 if time > 0 else DEFAULT_ITERATIONS
         self.iterations, self.time, self.c, self.depth, self.reward = iterations, time, c, depth, reward
-        self.spread = {}        # per search: kind of value -> [sum of absolute values, count] (see _squash)
+        self.opponents = opponents
+        self.spread = {}        # per search: kind of value -> its scale (see _squash)
         self.searched = []      # (iterations, seconds) of each search, for benchmarks
+        self.tree = None        # the last search's root (tools and tests)
+
+    @classmethod
+    def settings_problem(cls, settings: dict) -> str | None:
+        if settings.get("iterations") == 0 and not settings.get("time"):
+            return "mcts with iterations=0 (no limit) needs a time per decision: mcts:iterations=0:time=SECONDS"
+        return None
 
     def choose(self, request: Request) -> int:
         if request.count == 1:
@@ -87,14 +101,20 @@ class MctsAgent(Agent):
         base = sample.base
         depth = self.depth
         if depth == "auto":
-            depth = AUTO_DEPTH if base.rs.evaluate is not None else -1
-        score = request.evaluation() if depth >= 0 or self.reward == "margin" else None
-        if score is None and (depth >= 0 or self.reward == "margin"):
+            depth = NEXT if base.rs.evaluate is not None else -1
+        cut = depth == NEXT or depth >= 0
+        score = request.evaluation() if cut or self.reward == "margin" else None
+        if score is None and (cut or self.reward == "margin"):
             raise GameError("the mcts agent's depth and reward=margin need a way to score a position: this "
                             "ruleset has neither 'agents: evaluate' nor score parts", "agent")
         self.spread = {}
         labels = base.rs.card_labels
         node_id, who, options = base.state.pending
+        opponents = self.opponents
+        if opponents == "auto":
+            opponents = "tree" if base.state.n <= 2 else "rollout"
+        # whose decisions are nodes of the tree: everyone's, or the searcher's only
+        mine_only = who if opponents == "rollout" else None
         keys = {}
         for i, (a, args) in enumerate(options):
             keys.setdefault((node_id, who, a, _canon(args, labels)), i)
@@ -103,29 +123,36 @@ class MctsAgent(Agent):
         limit, deadline = self.iterations, (start + self.time if self.time > 0 else None)
         done = 0
         while (limit <= 0 or done < limit) and (deadline is None or time.perf_counter() < deadline):
-            self._iterate(root, sample(rng), rng, labels, score, depth)
+            self._iterate(root, sample(rng), rng, labels, score, depth, who, mine_only)
             done += 1
         self.searched.append((done, time.perf_counter() - start))
+        self.tree = root
         tried = [(child.visits, child.total / child.visits, keys[k]) for k, child in root.children.items()
                  if k in keys and child.visits]
         if not tried:
             return rng.randrange(request.count)
         return max(tried, key=lambda t: (t[0], t[1], -t[2]))[2]
 
-    def _iterate(self, root, world, rng, labels, score, depth) -> None:
-        """One iteration in one world: select and expand, roll out, back the rewards up the path."""
+    def _iterate(self, root, world, rng, labels, score, depth, me, mine_only) -> None:
+        """One iteration in one world: select and expand, roll out, back the rewards up the path.
+
+        `me` is the searcher; `mine_only`, when it is set, the only player whose decisions are tree nodes."""
         c = self.c
         node, path = root, []
-        # where a rollout stops, a player's reward is how much its lead grew since the decision at hand
+        # where a rollout stops, each player's reward is how its position grew since the decision at hand
         # (in this world): what is common to every line of play, such as points won long ago, cancels out
-        start = [lead(values, p) for values in [score(world.state)] for p in range(world.state.n)] \
-            if depth >= 0 else None
+        start = score(world.state) if depth == NEXT or depth >= 0 else None
+        last = me
         try:
             while True:
                 pending = world.state.pending
                 if pending is None:
                     break
                 node_id, who, options = pending
+                if mine_only is not None and who != mine_only:
+                    world.apply(rng.randrange(len(options)))
+                    last = who
+                    continue
                 children = node.children
                 offered = {}
                 for i, (a, args) in enumerate(options):
@@ -147,6 +174,7 @@ class MctsAgent(Agent):
                         child.avail = 1
                     world.apply(offered[k])
                     path.append(child)
+                    last = who
                     break
                 best, best_value = None, -1.0
                 for k in offered:
@@ -157,9 +185,18 @@ class MctsAgent(Agent):
                 node = children[best]
                 world.apply(offered[best])
                 path.append(node)
+                last = who
             steps = 0
-            while world.state.pending is not None and steps != depth:
-                world.apply(rng.randrange(len(world.state.pending[2])))
+            nxt = depth == NEXT
+            while True:
+                pending = world.state.pending
+                if pending is None or steps == depth:
+                    break
+                who = pending[1]
+                if nxt and who == me and last != me:
+                    break   # back to the searcher: its next choice is scored, not played at random
+                world.apply(rng.randrange(len(pending[2])))
+                last = who
                 steps += 1
         except GameError:
             return   # a world the rules cannot go on in (a guess inconsistent with them): not counted
@@ -173,8 +210,12 @@ class MctsAgent(Agent):
         n = g.n
         result = g.result
         if result is None:
-            values = score(g)
-            return self._squash([lead(values, p) - start[p] for p in range(n)], "cut")
+            # each player's growth less the others' mean growth (with two players: the growth of its lead)
+            grown = [v - s for v, s in zip(score(g), start)]
+            total = sum(grown)
+            if n == 1:
+                return self._squash(grown, "cut")
+            return self._squash([x - (total - x) / (n - 1) for x in grown], "cut")
         if self.reward == "margin":
             totals = [row["total"] for row in result["scores"]]
             return self._squash([lead(totals, p) for p in range(n)], "end")
@@ -189,11 +230,17 @@ class MctsAgent(Agent):
 
     def _squash(self, values: list, kind: str) -> list:
         """Numbers of any size -> rewards from 0 to 1 (0.5 for nothing gained): tanh of each value over the
-        mean absolute value of its kind seen so far in this search."""
-        spread = self.spread.setdefault(kind, [0.0, 0])
-        spread[0] += sum(abs(v) for v in values)
-        spread[1] += len(values)
-        scale = spread[0] / spread[1]
-        if scale == 0:
+        median absolute value (zeros left out) of its kind seen so far in this search. A median, not a
+        mean: a rare huge value (a round won in a rollout) must not flatten every ordinary difference."""
+        seen = self.spread.setdefault(kind, [[], 0.0, 0])   # absolute values, their median, when it was taken
+        sizes = seen[0]
+        sizes.extend(abs(v) for v in values if v)
+        if not sizes:
             return [0.5] * len(values)
+        if len(sizes) >= seen[2]:
+            # sorting each time would cost more than the rest of an iteration: every eighth growth will do
+            sizes.sort()
+            seen[1] = sizes[len(sizes) // 2]
+            seen[2] = len(sizes) + len(sizes) // 8 + 1
+        scale = seen[1]
         return [0.5 + 0.5 * math.tanh(v / scale) for v in values]

@@ -84,6 +84,9 @@ def parse_spec(text: str) -> AgentSpec:
     for key in keys:
         if keys.count(key) > 1:
             raise AgentSpecError(f"'{text}' sets '{key}' twice")
+    problem = AGENTS[head].settings_problem(dict(options))
+    if problem is not None:
+        raise AgentSpecError(problem)
     return AgentSpec(text, head, tuple(options))
 
 
@@ -126,7 +129,8 @@ def agent_problem(spec: AgentSpec, rules) -> str | None:
         return (f"the greedy agent scores positions, but {rules.name} has neither 'agents: evaluate' nor "
                 "score parts; use random or mcts")
     depth = options.get("depth", "auto")
-    if spec.name == "mcts" and ((depth != "auto" and depth >= 0) or options.get("reward") == "margin"):
+    if spec.name == "mcts" and ((depth != "auto" and (depth == "next" or depth >= 0))
+                                or options.get("reward") == "margin"):
         return (f"mcts with depth or reward=margin scores positions, but {rules.name} has neither "
                 "'agents: evaluate' nor score parts")
     return None

@@ -21,6 +21,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..agents.spec import AgentSpecError, agent_problem, parse_spec
 from ..bundled import bundled
 from ..errors import GameError, RulebookError
 from .. import load
@@ -159,8 +160,11 @@ def create_app(ruleset: str | None = None, db: str | os.PathLike | None = None, 
             agents = [str(a) for a in (spec.get("agents") or [])][:n]
             bot = rules.default_agent or "random"
             agents += [bot] * (n - len(agents))
-            if any(a not in ("human", "random", "first", "greedy") for a in agents):
-                return _error("agents are human, random, first or greedy", 400)
+            for i, a in enumerate(agents):
+                problem = seat_problem(a, rules)
+                if problem is not None:
+                    return _error(problem, 400)
+                agents[i] = a.strip()
             params = spec.get("params") or {}
             if not isinstance(params, dict):
                 return _error("params is a map of parameter names to values", 400)
@@ -293,6 +297,21 @@ def create_app(ruleset: str | None = None, db: str | os.PathLike | None = None, 
     app.state.hub = hub
     app.state.problems = problems
     return app
+
+
+def seat_problem(agent: str, rules) -> str | None:
+    """Why a seat cannot be given to `agent` here, or None: a person (`human`) or a built-in bot with its
+    settings (`mcts:iterations=100`); never a Python class named by a request (it would be imported)."""
+    if agent.strip() == "human":
+        return None
+    try:
+        spec = parse_spec(agent)
+    except AgentSpecError as exc:
+        return f"agent '{agent}': {exc}"
+    if spec.user or spec.name == "human":
+        return (f"agent '{agent}': a seat is human or a built-in bot (random, first, greedy, mcts, with "
+                "settings such as mcts:iterations=100)")
+    return agent_problem(spec, rules)
 
 
 def _error(message: str, status: int) -> JSONResponse:

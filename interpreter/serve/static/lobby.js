@@ -13,7 +13,7 @@ function seatRows() {
     row.className = "seatrow";
     const agent = i === 0 ? "human" : r.bot;
     row.innerHTML = `<span>P${i + 1}</span>
-      <select class="agent">${["human", "random", "first", "greedy"].map((a) =>
+      <select class="agent">${["human", "random", "first", "greedy", "mcts"].map((a) =>
         `<option${a === agent ? " selected" : ""}>${a}</option>`).join("")}</select>
       <input class="name" placeholder="name (optional)" maxlength="24">`;
     box.appendChild(row);
