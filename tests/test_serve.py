@@ -74,6 +74,13 @@ def test_a_seat_takes_a_built_in_bot_with_its_settings(client):
      "agent 'os:System': a seat is human or a built-in bot"),
     ("/api/tables", {"ruleset": "pit", "agents": ["human", "human:x=1"]}, 400, "agent 'human' has no setting 'x'"),
     ("/api/tables", {"ruleset": "pit", "params": {"targt": 5}}, 400, "targt"),
+    ("/api/tables", {"ruleset": "pit", "agents": ["human", "mcts:iterations=1000000"]}, 400,
+     "agent 'mcts:iterations=1000000': a bot at this server looks ahead at most 2000 times"),
+    ("/api/tables", {"ruleset": "pit", "agents": ["human", "mcts:iterations=0:time=60"]}, 400,
+     "(mcts's iterations, greedy's trials x worlds) and 2 seconds per decision"),
+    ("/api/tables", {"ruleset": "pit", "agents": ["human", "greedy:trials=100:worlds=100"]}, 400,
+     "at most 2000 times"),
+    ("/api/tables", {"ruleset": "pit", "agents": ["human", "mcts:iterations=0"]}, 400, "needs a time"),
 ])
 def test_bad_requests_say_why(client, path, body, status, message):
     r = client.post(path, json=body)

@@ -299,6 +299,10 @@ def create_app(ruleset: str | None = None, db: str | os.PathLike | None = None, 
     return app
 
 
+MAX_SEAT_SEARCHES = 2000   # ten times mcts's default
+MAX_SEAT_SECONDS = 2.0
+
+
 def seat_problem(agent: str, rules) -> str | None:
     """Why a seat cannot be given to `agent` here, or None: a person (`human`) or a built-in bot with its
     settings (`mcts:iterations=100`); never a Python class named by a request (it would be imported)."""
@@ -311,6 +315,13 @@ def seat_problem(agent: str, rules) -> str | None:
     if spec.user or spec.name == "human":
         return (f"agent '{agent}': a seat is human or a built-in bot (random, first, greedy, mcts, with "
                 "settings such as mcts:iterations=100)")
+    # a server shares its processors: a bot asked for by a request may search only so much per decision
+    settings = dict(spec.options)
+    searches = settings.get("iterations", 1) * settings.get("trials", 1) * settings.get("worlds", 1)
+    seconds = settings.get("time", 0)
+    if searches > MAX_SEAT_SEARCHES or seconds > MAX_SEAT_SECONDS:
+        return (f"agent '{agent}': a bot at this server looks ahead at most {MAX_SEAT_SEARCHES} times (mcts's "
+                f"iterations, greedy's trials x worlds) and {MAX_SEAT_SECONDS:g} seconds per decision")
     return agent_problem(spec, rules)
 
 
