@@ -101,48 +101,6 @@ def _walker(name, impl):
     return walking
 
 
-def w_counts(g, xs):
-    """counts(xs), paid for."""
-    t = type(xs)
-    if t is not list and t is not tuple:
-        raise X.call_error("counts", [xs])
-    w = g.work - len(xs)
-    g.work = w
-    if w < 0:
-        raise over_items()
-    tally = {}
-    try:
-        for x in xs:
-            tally[x] = tally.get(x, 0) + 1
-    except TypeError:   # unhashable items (lists): the slow way
-        return FUNCTIONS["counts"].impl(xs)
-    return list(tally.values())
-
-
-def w_count_distinct(g, xs):
-    """count(distinct(xs)), paid for."""
-    t = type(xs)
-    if t is not list and t is not tuple:
-        raise X.call_error("distinct", [xs])
-    w = g.work - len(xs)
-    g.work = w
-    if w < 0:
-        raise over_items()
-    return count_distinct(xs)
-
-
-def w_sum(g, xs):
-    """sum(xs), paid for, within the cap of numbers."""
-    t = type(xs)
-    if t is not list and t is not tuple:
-        raise X.call_error("sum", [xs])
-    w = g.work - len(xs)
-    g.work = w
-    if w < 0:
-        raise over_items()
-    return total(xs)
-
-
 def join(g, a, b):
     """`a + b` of two lists of cards or players: joined, within the cap of lists, its length paid for (as
     `+` does for any value)."""
@@ -263,5 +221,6 @@ HELPERS = {
 }
 HELPERS.update({f"F_{name}": fn.impl for name, fn in FUNCTIONS.items()})
 HELPERS.update({f"W_{name}": _walker(name, FUNCTIONS[name].impl)
-                for name in ("min", "max", "distinct", "reverse", "sort", "take", "drop", "index_of")})
-HELPERS.update({"W_counts": w_counts, "W_count_distinct": w_count_distinct, "W_sum": w_sum})
+                for name in ("min", "max", "distinct", "counts", "reverse", "sort", "take", "drop", "index_of")})
+# count(distinct(xs)) without the list of distinct values; sum within the cap of numbers
+HELPERS.update({"W_count_distinct": _walker("distinct", count_distinct), "W_sum": _walker("sum", total)})
