@@ -3,6 +3,7 @@ through names, labels, texts or numbers in a ruleset."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 import yaml
@@ -83,7 +84,7 @@ def test_an_error_inside_fused_effects_names_the_effect_that_failed():
 
 
 HOSTILE_NAMES = ["__import__", "__class__", "g", "e", "vm", "out", "me_", "len", "R_NO", "F_first", "A_species",
-                 "v_x", "_x1", "lambda", "class", "import", "return", "def", "match", "_"]
+                 "v_x", "_x1", "lambda", "class", "import", "return", "def", "match", "_", "stack", "frame", "T_turn_start"]
 
 
 @pytest.mark.parametrize("name", HOSTILE_NAMES)
@@ -124,6 +125,23 @@ def test_texts_in_a_ruleset_never_reach_the_source(payload):
     assert "__import__" not in source and "import os" not in source and "pwned" not in source
     assert any(payload.replace("{", "(").replace("}", ")") in label for label in game.legal_options() + tuple(
         str(line) for line in game.state.log)) or game.state.log
+
+
+@pytest.mark.parametrize("payload", PAYLOADS)
+def test_a_step_name_is_only_ever_a_comment_or_a_cleaned_name(payload):
+    """A step's name reaches generated code as a comment (printable ASCII, one line) and as a function name
+    reduced to identifier characters, in its options and in the turn's transition."""
+    data = yaml.safe_load(CUBIRDS)
+    data["flow"]["round"]["turn"]["steps"][1]["name"] = "draw " + payload
+    rules = load_text(yaml.safe_dump(data), "payload.yaml")
+    play_random(rules, 2, 1, 60)
+    source = rules.generated.source
+    assert "def T_turn_start" in source and "# step draw " in source
+    for line in source.splitlines():
+        if "import" in line:
+            code = line.strip()
+            assert code.startswith("#") or re.fullmatch(r"(def )?[A-Za-z0-9_]+\((g, e, me|g, e, g\.current)\):?", code) \
+                or re.fullmatch(r"_o = [A-Za-z0-9_]+\(g, e, g\.current\)", code), line
 
 
 def test_a_file_name_cannot_end_a_comment_in_the_source(tmp_path):

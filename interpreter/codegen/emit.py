@@ -22,7 +22,7 @@ SAFE_BUILTINS.update({"TypeError": TypeError, "ValueError": ValueError, "IndexEr
 # Names generated code uses for itself. Its globals all look like `X_name` (constants and helpers),
 # its temporaries like `_name`; an author's name that is reserved or looks like either gets the
 # prefix v_, so that every author name maps to a distinct Python name that shadows nothing.
-RESERVED = {"g", "e", "it", "vm", "me", "out", "frame"} | set(SAFE_BUILTINS)
+RESERVED = {"g", "e", "it", "vm", "me", "out", "frame", "stack"} | set(SAFE_BUILTINS)
 
 
 def ident(name: str) -> str:

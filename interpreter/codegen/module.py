@@ -12,19 +12,21 @@ import itertools
 
 from ..engine import nodes as N
 from ..engine import flow as F
-from ..engine.budget import loop_pass
+from ..engine.budget import loop_pass, over_nodes
 from ..engine.choices import Action
 from ..engine.values import as_player, as_players
 from ..expr.compiler import new_namespace
 from .effects import Fuser
 from .emit import Lines, build, comment
 from .options import emit_options, emit_step
+from .turns import emit_turns
 
 NOT_COMPUTED = object()
 NODE_HELPERS = {
     "N_move_cards": N.move_cards, "N_move_top": N.move_top, "N_deal": N.deal, "N_shuffle": N.shuffle,
     "N_grown": N.grown, "N_as_player": as_player, "N_as_players": as_players, "N_set_card_var": N.set_card_var,
     "N_set_var": N.set_var, "N_set_player_var": N.set_player_var, "N_loop_pass": loop_pass, "N_keep": N.keep, "N_keep_fresh": N.keep_fresh,
+    "N_forget": N.forget, "N_over_nodes": over_nodes,
     "R_NO": NOT_COMPUTED,
 }
 _serial = itertools.count(1)
@@ -69,6 +71,20 @@ class Generated:
             return None
         i = line - 1 - self.offset
         return owners[i] if 0 <= i < len(owners) else None
+
+    def fused_origin(self, exc):
+        """The effect or flow node a line of a fused turn function raised `exc` at (engine/flow.py, Fused):
+        the innermost generated line's, else the outermost's (a segment's first effect, for an error on
+        a line of its own that belongs to none), as the VM would tell it at the node it was running."""
+        tb, lines = exc.__traceback__, []
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.filename:
+                lines.append(tb.tb_lineno - 1 - self.offset)
+            tb = tb.tb_next
+        for i in (lines[-1:] + lines[:1]):
+            if 0 <= i < len(self.owners) and self.owners[i] is not None:
+                return self.owners[i]
+        return None
 
 
 class Builder:
@@ -172,13 +188,17 @@ def prepare(rs) -> None:
         if type(node) is F.Step and node.players is None and all(a.listed_ok for a in node.actions):
             fname = b.ns.fresh_global(f"S_{node.name}")
             lines.add(comment(f"the options of the step {node.name}"))
+            lines.node = node   # an error here is the step's (see Generated.fused_origin)
             emit_step(b, node, fname)
+            lines.node = None
             lines.add("")
             installs.append((node, fname))
         elif type(node) is F.EndChecks and all(has_tree(f) for f, *_ in node.game_ends + node.round_ends):
             fname = b.ns.fresh_global("E_ends")
             lines.add(comment("the end conditions, the game's first"))
+            lines.node = node
             emit_ends(b, node, fname)
+            lines.node = None
             ends.append((node, fname))
     fuser = Fuser(b)
     roles = block_roles(rs)
@@ -202,6 +222,8 @@ def prepare(rs) -> None:
             fuser.segment(list(block[i:j]), fname, f"{role}: effects {i + 1} to {j} of {len(block)}")
             runs.append((bid, i, j, fname))
             i = j
+    fused = emit_turns(b, runs, {id(node): fname for node, fname in installs if type(node) is F.Step},
+                       {id(node): fname for node, fname in ends})
     while b.later:
         fn, args = b.later.pop(0)
         fn(*args)
@@ -215,6 +237,8 @@ def prepare(rs) -> None:
         choice.listed = values[fname]
     for node, fname in ends:
         node.first_end = values[fname]
+    for node, fname in fused:
+        node.fused, node.generated = values[fname], generated
     edited = {}   # id(old block) -> (old block, its nodes with segments in)
     for bid, i, j, fname in runs:
         block = rs.blocks[bid]

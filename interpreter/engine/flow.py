@@ -45,7 +45,27 @@ class RoundFirstPlayer(Node):
             g.log.append(f"round {g.round}: P{g.current + 1} starts")
 
 
-class TurnLoop(Node):
+class Fused(Node):
+    """A flow node whose block end generated code may run (interpreter/codegen/turns.py): `fused(vm, g,
+    frame)` does what the VM would do next, up to the next decision, and returns true when the VM must
+    stop (a decision waits, or the game is over); an error inside is told at the node whose generated
+    line raised it, as the VM tells it at the node it was running."""
+
+    fused = None       # generated: (vm, g, frame) -> true when the VM stops
+    generated = None   # the generated module (for the place of an error)
+
+    def origin(self, exc):
+        if self.generated is not None:
+            return self.generated.fused_origin(exc) or self
+        return self
+
+    def enclosing(self, exc):
+        if self.generated is not None:
+            return self.generated.node_of(exc, self.generated.loops)
+        return None
+
+
+class TurnLoop(Fused):
     """Play turns until the round ends; between turns, pass to the next player."""
 
     def __init__(self, body, next_player):
@@ -55,6 +75,8 @@ class TurnLoop(Node):
         vm.push(self.body, {"me": g.current}, self.id)
 
     def block_end(self, vm, g, frame):
+        if self.fused is not None:   # the next player, and the next turn up to its first decision
+            return self.fused(vm, g, frame)
         env = frame[2]
         if g.known:
             forget(g, "turn")
@@ -80,7 +102,7 @@ class TurnStart(Node):
         frame[2]["me"] = g.current
 
 
-class Steps(Node):
+class Steps(Fused):
     """The steps of one turn, in a block of their own so that `end_turn` can leave it."""
 
     def __init__(self, body):
@@ -88,6 +110,11 @@ class Steps(Node):
 
     def run(self, vm, g, frame):
         vm.push(self.body, frame[2], self.id)
+
+    def block_end(self, vm, g, frame):
+        if self.fused is not None:   # the turn's end effects, its end checks, and on to the next turn
+            return self.fused(vm, g, frame)
+        g.stack.pop()
 
 
 class Step(Choose):
@@ -142,18 +169,8 @@ class EndChecks(Node):
         env = frame[2]
         if self.first_end is not None:
             i = self.first_end(g, env)
-            if i < 0:
-                return
-            if i < len(self.game_ends):
-                _, winners, reason, block = self.game_ends[i]
-                if block is not None:
-                    vm.push(block, dict(env), self.id, i)
-                    return
-                vm.finish(reason, None if winners is None else winners(g, env, None))
-                return
-            if vm.record:
-                g.log.append(f"round {g.round} ends: {self.round_ends[i - len(self.game_ends)][2]}")
-            EndRound.run(self, vm, g, frame)
+            if i >= 0:
+                self.take(vm, g, frame, i)
             return
         for i, (cond, winners, reason, block) in enumerate(self.game_ends):
             if cond(g, env, None):
@@ -168,6 +185,20 @@ class EndChecks(Node):
                     g.log.append(f"round {g.round} ends: {reason}")
                 EndRound.run(self, vm, g, frame)
                 return
+
+    def take(self, vm, g, frame, i):
+        """End condition i holds (the game's, then the round's): end the game or the round."""
+        env = frame[2]
+        if i < len(self.game_ends):
+            _, winners, reason, block = self.game_ends[i]
+            if block is not None:
+                vm.push(block, dict(env), self.id, i)
+                return
+            vm.finish(reason, None if winners is None else winners(g, env, None))
+            return
+        if vm.record:
+            g.log.append(f"round {g.round} ends: {self.round_ends[i - len(self.game_ends)][2]}")
+        EndRound.run(self, vm, g, frame)
 
     def block_end(self, vm, g, frame):
         _, winners, reason, _ = self.game_ends[frame[4]]

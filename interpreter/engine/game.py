@@ -393,7 +393,8 @@ class Game:
                         stack.pop()
                     else:
                         node = nodes[owner]
-                        node.block_end(self, g, frame)
+                        if node.block_end(self, g, frame):
+                            return   # generated code ran on to the next decision (or the game's end)
         except GameError as exc:
             located = self._located(exc, node)
             if located is exc:

@@ -3,7 +3,8 @@
 A node runs with `run(vm, g, frame)`. Control nodes push frames (`vm.push`); a frame is the list
 `[block id, next position, env, owner node id, loop data]`, plain data so that a state can be
 cloned and saved as JSON. When a pushed block ends, the VM calls `block_end` on the owner node,
-which either loops (resets the position) or lets the frame go.
+which either loops (resets the position) or lets the frame go; a block end that returns true stops
+the VM (generated code ran on to the next decision: see flow.py, `Fused`).
 """
 from __future__ import annotations
 
