@@ -240,9 +240,10 @@ class Game:
         d = self.decision
         return () if d is None else d.options
 
-    def clone(self, share_rng: bool = False) -> "Game":
-        """An independent copy of this game (`share_rng`: a throw-away copy that may share the generator)."""
-        copy = Game(self.rs, self.state.clone(share_rng), self.record)
+    def clone(self, share_rng: bool = False, bare: bool = False) -> "Game":
+        """An independent copy of this game (`share_rng`: a throw-away copy that may share the generator;
+        `bare`: without the history, log and events, for a world that is never replayed nor shown)."""
+        copy = Game(self.rs, self.state.clone(share_rng, bare), self.record)
         copy.probing = self.probing
         return copy
 

@@ -17,11 +17,10 @@ def determinize(game, player: int, rng):
     zone) stay put. Variables the player may not see take the values a setup gives them. Other players'
     choices already made in a simultaneous decision are replaced by passing. The world draws its random
     outcomes from `rng`: the game's own generator is hidden too (and is not copied)."""
-    world = game.clone(share_rng=True)
+    # a world is never replayed nor shown: neither it nor its trials copy the game's history and log
+    world = game.clone(share_rng=True, bare=True)
     world.state.rng = rng
     world.record = False
-    # a world is never replayed nor shown: its trials need not copy the game's history and log
-    world.state.history, world.state.log, world.state.events = [], [], []
     world.probing = True
     # first, so that the others' options (many, in a simultaneous decision) are not relabeled in vain
     _forget_other_commitments(world, player)
@@ -213,10 +212,9 @@ class Sampler:
     order of future shuffles)."""
 
     def __init__(self, game, player: int):
-        base = game.clone()
+        # without the choices of every player so far (secret ones included) and the log (private lines too)
+        base = game.clone(bare=True)
         base.record = False
-        base.state.history = []   # the choices of every player so far, secret ones included
-        base.state.log = []       # private lines too
         self.base, self.player = base, player
 
     def __call__(self, rng):

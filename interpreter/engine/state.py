@@ -63,10 +63,12 @@ class State:
         self.turn = 0
         self.work = MAX_STEP_ITEMS   # what this step may still spend walking lists (see budget.py)
 
-    def clone(self, share_rng: bool = False) -> "State":
+    def clone(self, share_rng: bool = False, bare: bool = False) -> "State":
         """An independent copy: no list is shared with the original.
 
-        `share_rng` keeps the same random generator object (lookahead trials, which are thrown away)."""
+        `share_rng` keeps the same random generator object (lookahead trials, which are thrown away);
+        `bare` starts the copy with no history, log or events (a bot's world, never replayed nor shown:
+        copying them would cost more as the game goes on)."""
         c = State.__new__(State)
         c.n, c.players, c.seed = self.n, self.players, self.seed
         c.layout, c.zbase = self.layout, self.zbase   # derived from the player count and parameters
@@ -89,9 +91,12 @@ class State:
         c.stack = _copy_frames(self.stack)
         c.pending = self.pending  # tuples all the way down
         c.result = self.result
-        c.history = self.history[:]
-        c.log = self.log[:]
-        c.events = self.events[:]   # tuples: shared
+        if bare:
+            c.history, c.log, c.events = [], [], []
+        else:
+            c.history = self.history[:]
+            c.log = self.log[:]
+            c.events = self.events[:]   # tuples: shared
         c.work = MAX_STEP_ITEMS
         return c
 
