@@ -103,7 +103,8 @@ class Fuser:
             self.other = None
             lines.insert(at, [f"{local_name(n)} = e[{key(n)}]" for n in entry])
             lines.node = None
-            lines.add("return False")
+            if lines.lines[-1] != "    " * lines.depth + "return True":   # an effect that ends the segment
+                lines.add("return False")
         lines.add("")
         lines.add("")
 
