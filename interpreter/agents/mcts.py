@@ -20,7 +20,7 @@ import math
 import random
 import time
 
-from ..engine.lookahead import lead
+from ..engine.lookahead import determinize, lead, position_value
 from ..engine.values import Card
 from ..errors import GameError
 from .base import Agent, Option, Request
@@ -34,14 +34,25 @@ class _Node:
     """One option taken from a position: who took it, how often it was tried and was available, and the
     sum of its chooser's rewards."""
 
-    __slots__ = ("children", "player", "visits", "avail", "total")
+    __slots__ = ("children", "player", "key", "visits", "avail", "total", "raw", "nraw")
 
-    def __init__(self, player: int):
+    def __init__(self, player: int, key=None):
         self.children: dict = {}
-        self.player = player
+        self.player, self.key = player, key
         self.visits = 0
         self.avail = 0
         self.total = 0.0
+        self.raw = 0.0     # depth 0: the sum of the growths kept as they are (see _own_move) ...
+        self.nraw = 0      # ... and how many
+
+
+def _offered(pending, labels) -> dict:
+    """A decision's options by what they are (see _canon) -> the index of the first of each."""
+    node_id, who, options = pending
+    offered = {}
+    for i, (a, args) in enumerate(options):
+        offered.setdefault((node_id, who, a, _canon(args, labels)), i)
+    return offered
 
 
 def _canon(value, labels):
@@ -99,20 +110,23 @@ class MctsAgent(Agent):
         start = time.perf_counter()
         sample = request.sampler()
         base = sample.base
+        opponents = self.opponents
+        if opponents == "auto":
+            opponents = "tree" if base.state.n <= 2 else "rollout"
         depth = self.depth
         if depth == "auto":
-            depth = NEXT if base.rs.evaluate is not None else -1
+            # with the others played at random, their replies hid the differences between the player's
+            # own options (benchmarks/agents.md, Pit): then the others are not played at all (depth 0)
+            depth = -1 if base.rs.evaluate is None else 0 if opponents == "rollout" else NEXT
         cut = depth == NEXT or depth >= 0
         score = request.evaluation() if cut or self.reward == "margin" else None
         if score is None and (cut or self.reward == "margin"):
             raise GameError("the mcts agent's depth and reward=margin need a way to score a position: this "
                             "ruleset has neither 'agents: evaluate' nor score parts", "agent")
         self.spread = {}
+        self.lo, self.hi = math.inf, -math.inf
         labels = base.rs.card_labels
         node_id, who, options = base.state.pending
-        opponents = self.opponents
-        if opponents == "auto":
-            opponents = "tree" if base.state.n <= 2 else "rollout"
         # whose decisions are nodes of the tree: everyone's, or the searcher's only
         mine_only = who if opponents == "rollout" else None
         keys = {}
@@ -120,14 +134,18 @@ class MctsAgent(Agent):
             keys.setdefault((node_id, who, a, _canon(args, labels)), i)
         root = _Node(-1)
         rng = self.rng
+        value = position_value(base.rs) if depth == 0 else None
         limit, deadline = self.iterations, (start + self.time if self.time > 0 else None)
         done = 0
         while (limit <= 0 or done < limit) and (deadline is None or time.perf_counter() < deadline):
-            self._iterate(root, sample(rng), rng, labels, score, depth, who, mine_only)
+            if depth == 0:
+                self._own_move(root, determinize(base, who, rng), rng, labels, value, who)
+            else:
+                self._iterate(root, sample(rng), rng, labels, score, depth, who, mine_only)
             done += 1
         self.searched.append((done, time.perf_counter() - start))
         self.tree = root
-        tried = [(child.visits, child.total / child.visits, keys[k]) for k, child in root.children.items()
+        tried = [(child.visits, self._mean(child), keys[k]) for k, child in root.children.items()
                  if k in keys and child.visits]
         if not tried:
             return rng.randrange(request.count)
@@ -137,7 +155,6 @@ class MctsAgent(Agent):
         """One iteration in one world: select and expand, roll out, back the rewards up the path.
 
         `me` is the searcher; `mine_only`, when it is set, the only player whose decisions are tree nodes."""
-        c = self.c
         node, path = root, []
         # where a rollout stops, each player's reward is how its position grew since the decision at hand
         # (in this world): what is common to every line of play, such as points won long ago, cancels out
@@ -153,39 +170,14 @@ class MctsAgent(Agent):
                     world.apply(rng.randrange(len(options)))
                     last = who
                     continue
-                children = node.children
-                offered = {}
-                for i, (a, args) in enumerate(options):
-                    offered.setdefault((node_id, who, a, _canon(args, labels)), i)
-                untried = []
-                for k in offered:
-                    child = children.get(k)
-                    if child is None:
-                        untried.append(k)
-                    else:
-                        child.avail += 1
-                        if not child.visits:
-                            untried.append(k)   # added by an iteration that could not finish
-                if untried:
-                    k = untried[rng.randrange(len(untried))]
-                    child = children.get(k)
-                    if child is None:
-                        child = children[k] = _Node(who)
-                        child.avail = 1
-                    world.apply(offered[k])
-                    path.append(child)
-                    last = who
-                    break
-                best, best_value = None, -1.0
-                for k in offered:
-                    child = children[k]
-                    value = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
-                    if value > best_value:
-                        best, best_value = k, value
-                node = children[best]
-                world.apply(offered[best])
-                path.append(node)
+                offered = _offered(pending, labels)
+                child, new = self._select(node, offered, who, rng)
+                world.apply(offered[child.key])
+                path.append(child)
                 last = who
+                if new:
+                    break
+                node = child
             steps = 0
             nxt = depth == NEXT
             while True:
@@ -204,6 +196,82 @@ class MctsAgent(Agent):
         for child in path:
             child.visits += 1
             child.total += rewards[child.player]
+
+    def _own_move(self, root, world, rng, labels, value, me) -> None:
+        """One iteration of depth 0 in one world: one of the player's own options, chosen by UCT, valued as
+        greedy values it (value(state, player): `agents: evaluate`, else the score lead) once it has taken
+        effect, its own items picked at random and the others' choices of the same simultaneous decision
+        passed; no rollout, no node below the root.
+
+        The world comes from engine/lookahead.determinize: the others' secret choices already made are
+        forgotten (they pass), and it stops at the next decision without listing its options. The growth
+        of the value is kept as it is (see _mean): a few values saturated by a scale would make every
+        chance of a big gain look like a small one."""
+        g = world.state
+        start = value(g, me)
+        pending = g.pending
+        node_id = pending[0]
+        offered = _offered(pending, labels)
+        child, _ = self._select(root, offered, me, rng)
+        pick = world.rs.pick_node
+        try:
+            world.apply(offered[child.key])
+            while g.pending is not None and g.pending[1] == me and g.pending[0] == pick:
+                world.apply(rng.randrange(len(g.pending[2])))   # its items, picked one at a time
+            while g.pending is not None and g.pending[0] == node_id and g.pending[1] not in (me, -1):
+                options = g.pending[2]   # another chooser of the same decision: passes (or takes its first)
+                world.apply(len(options) - 1 if options[-1][0] == -1 else 0)
+        except GameError:
+            return   # a world the rules cannot go on in: not counted
+        child.visits += 1
+        if g.result is not None:
+            child.total += self._rewards(g, None, None)[me]   # the game ended: a win, a shared win, a loss
+            return
+        x = value(g, me) - start
+        child.raw += x
+        child.nraw += 1
+        if x < self.lo:
+            self.lo = x
+        if x > self.hi:
+            self.hi = x
+
+    def _select(self, node, offered: dict, who: int, rng):
+        """The child of `node` to try among the options offered in this world: one not tried yet (at
+        random), else the best by UCT; and whether it is new. Counts every offered child as available."""
+        children = node.children
+        untried = []
+        for k in offered:
+            child = children.get(k)
+            if child is None:
+                untried.append(k)
+            else:
+                child.avail += 1
+                if not child.visits:
+                    untried.append(k)   # added by an iteration that could not finish
+        if untried:
+            k = untried[rng.randrange(len(untried))]
+            child = children.get(k)
+            if child is None:
+                child = children[k] = _Node(who, k)
+                child.avail = 1
+            return child, True
+        c = self.c
+        best, best_value = None, -1.0
+        for k in offered:
+            child = children[k]
+            value = self._mean(child) + c * math.sqrt(math.log(child.avail) / child.visits)
+            if value > best_value:
+                best, best_value = child, value
+        return best, False
+
+    def _mean(self, child) -> float:
+        """A child's mean reward, 0 to 1: growths kept as they are (depth 0) scaled by the smallest and
+        largest seen in this search."""
+        if not child.nraw:
+            return child.total / child.visits
+        span = self.hi - self.lo
+        part = (child.raw - self.lo * child.nraw) / span if span else 0.5 * child.nraw
+        return (child.total + part) / child.visits
 
     def _rewards(self, g, score, start) -> list:
         """Each player's reward, 0 to 1, for a finished game or a position where the rollout stopped."""
