@@ -11,6 +11,7 @@ import pytest
 from interpreter import Game, GameError, load, load_text
 from interpreter.agents import (AgentSpecError, agent_problem, GreedyAgent, MctsAgent, RandomAgent, Request, UserAgent,
                                 make_agent, parse_spec, play)
+from interpreter.agents.mcts import _offered
 from interpreter.engine.lookahead import Sampler, _simultaneous_frame
 
 # specs ---------------------------------------------------------------------------------------------------
@@ -424,6 +425,96 @@ def test_with_depth_next_a_rollout_stops_when_the_decision_comes_back_to_the_pla
     agent.choose(Request(game, me))
     assert len(scored) == 40 and {who for who, _ in scored} == {me}
     assert min(turn for _, turn in scored) == game.state.turn + 1
+
+
+GAMBLE = """
+name: gamble
+players: {min: 3, max: 3}
+components:
+  chip:
+    label: "chip {v}"
+    in: deck
+    cards: [{v: 20, count: 1}, {v: 0, count: 9}]
+zones:
+  deck: {visibility: count}
+  hand: {per_player: true, visibility: owner}
+player_variables:
+  points: 0
+setup:
+  - shuffle: deck
+actions:
+  safe:
+    label: safe
+    do: [{add: {me.points: 1}}]
+  gamble:
+    label: gamble
+    do: [{move: {from: deck, to: me.hand, count: 1}}]
+flow:
+  ends:
+    - when: count(deck) == 0
+      winners: maxima(players, it.points + sum(it.hand.v))
+      reason: the deck is empty
+  round:
+    turn:
+      steps:
+        - name: play
+          actions: [safe, gamble]
+agents:
+  evaluate: me.points + sum(me.hand.v)
+"""
+
+
+def test_with_depth_0_an_option_is_worth_its_mean_growth_over_worlds():
+    """Three players (depth=auto is 0): 'safe' adds 1, 'gamble' draws one of ten hidden chips, one of
+    them worth 20: a mean of 2. Each is valued in worlds of its own by the growth of the evaluation, kept
+    as it is (a scale that saturates at a few points would make the rare 20 look like a 1)."""
+    rules = load_text(GAMBLE)
+    for seed in range(4):
+        game = Game.new(rules, 3, seed=seed)
+        agent = MctsAgent(seed, iterations=300)
+        choice = agent.choose(Request(game, game.current_player))
+        assert game.decision.options[choice] == "gamble"
+        children = {key[2]: child for key, child in agent.tree.children.items()}   # by action: safe, gamble
+        assert children[0].total == children[0].visits == 150          # two options: one round, shared
+        assert children[1].visits == 150 and children[1].total % 20 == 0 and children[1].total > 150
+        assert not children[0].children and not children[1].children   # no rollout, no node below
+
+
+def test_depth_0_halves_the_options_each_round_and_plays_the_best_of_the_last():
+    """Pit, four players: sequential halving over the searcher's own options; after each of the
+    ceil(log2(k)) rounds the better half goes on, so the options end with as many different numbers of
+    worlds as there are rounds, and the best mean of the last ones is played."""
+    game = Game.new(load("pit"), 4, seed=3, record=False)
+    for _ in range(9):
+        game.apply(0)
+    me = game.current_player
+    agent = MctsAgent(2, iterations=200)
+    choice = agent.choose(Request(game, me))
+    children = list(agent.tree.children.values())
+    k = len(children)
+    rounds = math.ceil(math.log2(k))
+    assert k >= 8 and sum(c.visits for c in children) == agent.searched[-1][0] <= 200
+    levels = sorted({c.visits for c in children})
+    assert len(levels) == rounds
+    left = k
+    for _ in range(rounds - 1):
+        left = math.ceil(left / 2)
+    last = [c for c in children if c.visits == levels[-1]]
+    assert len(last) == left
+    best = max(c.total / c.visits for c in last)
+    index = _offered(game.state.pending, game.rs.card_labels)   # option (as what it is) -> its index
+    picked = next(c for key, c in agent.tree.children.items() if index[key] == choice)
+    assert picked.visits == levels[-1] and picked.total / picked.visits == best
+
+
+def test_depth_0_with_a_time_budget_values_options_until_the_time_is_up():
+    game = Game.new(load("pit"), 4, seed=3, record=False)
+    agent = make_agent("mcts:iterations=0:time=0.05:depth=0", seed=1)
+    assert 0 <= agent.choose(Request(game, game.current_player)) < game.option_count()
+    worlds, seconds = agent.searched[-1]
+    assert worlds > 0 and seconds >= 0.05
+    visits = [c.visits for c in agent.tree.children.values()]
+    assert max(visits) - min(visits) <= 1   # without a budget known in advance: one world each in turn
 
 
 @pytest.mark.parametrize("name,players", [("souk", 2), ("forehead-poker", 3), ("piepmatz", 2)])

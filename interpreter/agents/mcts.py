@@ -13,6 +13,10 @@ With two players every decision is a node of the tree, each chosen for its choos
 more, the others' decisions are played at random, as in a rollout, so that the visits are not spread
 over every opponent's options. In a simultaneous decision the searcher chooses first and the others
 after it.
+
+With depth 0 (the default where the others are played at random and the ruleset declares `agents:
+evaluate`) there is no rollout: the searcher's own options are valued as greedy values an option, each in
+many worlds, and sequential halving spends the iterations on the better ones.
 """
 from __future__ import annotations
 
@@ -20,7 +24,7 @@ import math
 import random
 import time
 
-from ..engine.lookahead import determinize, lead, position_value
+from ..engine.lookahead import WIN, determinize, lead, position_value
 from ..engine.values import Card
 from ..errors import GameError
 from .base import Agent, Option, Request
@@ -34,7 +38,7 @@ class _Node:
     """One option taken from a position: who took it, how often it was tried and was available, and the
     sum of its chooser's rewards."""
 
-    __slots__ = ("children", "player", "key", "visits", "avail", "total", "raw", "nraw")
+    __slots__ = ("children", "player", "key", "visits", "avail", "total")
 
     def __init__(self, player: int, key=None):
         self.children: dict = {}
@@ -42,8 +46,6 @@ class _Node:
         self.visits = 0
         self.avail = 0
         self.total = 0.0
-        self.raw = 0.0     # depth 0: the sum of the growths kept as they are (see _own_move) ...
-        self.nraw = 0      # ... and how many
 
 
 def _offered(pending, labels) -> dict:
@@ -69,7 +71,8 @@ class MctsAgent(Agent):
     """Information-set Monte Carlo tree search: plays any ruleset, needs no evaluation. Each iteration deals
     a world from what its player may see, walks one shared tree by UCT, plays on at random (to the end, or
     `depth` decisions and scores the position) and credits each choice with its chooser's reward; it then
-    plays the option tried most (docs/agents.md)."""
+    plays the option tried most. With depth 0 (auto with more than two players) there is no rollout: its own
+    options are valued one step ahead, each in many worlds, by sequential halving (docs/agents.md)."""
 
     name = "mcts"
     OPTIONS = {
@@ -79,7 +82,10 @@ class MctsAgent(Agent):
         "c": Option(float, DEFAULT_C, "UCT exploration constant (bigger explores more)", 0),
         "depth": Option(int, "auto", "rollouts stop after this many decisions and the position is scored "
                         "(-1: play to the end; next: when the decision comes back to the player from another; "
-                        "auto: next where the ruleset declares 'agents: evaluate', else -1)", -1, words=(NEXT,)),
+                        "0: no rollout, the player's own options valued one step ahead in many worlds; auto: "
+                        "where the ruleset declares 'agents: evaluate', 0 when the others are played at random "
+                        "(opponents=rollout), next when they are tree nodes; -1 where it does not)", -1,
+                        words=(NEXT,)),
         "reward": Option(("win", "margin"), "win", "win: 1 for a win, 1/k for a win shared by k, 0 for a "
                          "loss; margin: the score lead over the best other player, squashed to 0..1"),
         "opponents": Option(("auto", "tree", "rollout"), "auto", "the other players' decisions: tree (nodes of "
@@ -124,7 +130,6 @@ class MctsAgent(Agent):
             raise GameError("the mcts agent's depth and reward=margin need a way to score a position: this "
                             "ruleset has neither 'agents: evaluate' nor score parts", "agent")
         self.spread = {}
-        self.lo, self.hi = math.inf, -math.inf
         labels = base.rs.card_labels
         node_id, who, options = base.state.pending
         # whose decisions are nodes of the tree: everyone's, or the searcher's only
@@ -134,18 +139,19 @@ class MctsAgent(Agent):
             keys.setdefault((node_id, who, a, _canon(args, labels)), i)
         root = _Node(-1)
         rng = self.rng
-        value = position_value(base.rs) if depth == 0 else None
         limit, deadline = self.iterations, (start + self.time if self.time > 0 else None)
+        if depth == 0:
+            choice, done = self._halve(root, base, who, keys, labels, limit, deadline)
+            self.searched.append((done, time.perf_counter() - start))
+            self.tree = root
+            return choice
         done = 0
         while (limit <= 0 or done < limit) and (deadline is None or time.perf_counter() < deadline):
-            if depth == 0:
-                self._own_move(root, determinize(base, who, rng), rng, labels, value, who)
-            else:
-                self._iterate(root, sample(rng), rng, labels, score, depth, who, mine_only)
+            self._iterate(root, sample(rng), rng, labels, score, depth, who, mine_only)
             done += 1
         self.searched.append((done, time.perf_counter() - start))
         self.tree = root
-        tried = [(child.visits, self._mean(child), keys[k]) for k, child in root.children.items()
+        tried = [(child.visits, child.total / child.visits, keys[k]) for k, child in root.children.items()
                  if k in keys and child.visits]
         if not tried:
             return rng.randrange(request.count)
@@ -197,27 +203,57 @@ class MctsAgent(Agent):
             child.visits += 1
             child.total += rewards[child.player]
 
-    def _own_move(self, root, world, rng, labels, value, me) -> None:
-        """One iteration of depth 0 in one world: one of the player's own options, chosen by UCT, valued as
-        greedy values it (value(state, player): `agents: evaluate`, else the score lead) once it has taken
-        effect, its own items picked at random and the others' choices of the same simultaneous decision
-        passed; no rollout, no node below the root.
+    def _halve(self, root, base, me, keys: dict, labels, limit: int, deadline):
+        """depth 0: the player's own options, each valued as greedy values it, in worlds of their own, by
+        sequential halving (Karnin, Koren and Somekh, ICML 2013): in each of ceil(log2(options)) rounds the
+        options left share that round's part of the budget equally, and the better half by mean value goes
+        on; the best mean of the last ones is played. With a time budget only, every option left gets one
+        world more in turn until the time is up (no halving: the budget is not known in advance).
+        -> (the option's index, the worlds it took)."""
+        rng = self.rng
+        value = position_value(base.rs)
+        alive = []
+        for k in keys:
+            child = root.children[k] = _Node(me, k)
+            alive.append(child)
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        done = r = 0
+        while True:
+            share = max(1, (limit - done) // (len(alive) * (rounds - r))) if limit > 0 else 1
+            for child in alive:
+                for _ in range(share):
+                    if (limit > 0 and done >= limit) or (deadline is not None and time.perf_counter() >= deadline):
+                        break
+                    self._value_once(child, determinize(base, me, rng), labels, value, me)
+                    done += 1
+            out = (limit > 0 and done >= limit) or (deadline is not None and time.perf_counter() >= deadline)
+            # the better half goes on: ties broken at random, an option never valued last
+            ranked = sorted(alive, key=lambda n: (n.total / n.visits if n.visits else -math.inf, rng.random()),
+                            reverse=True)
+            r += 1
+            if out or (limit > 0 and r >= rounds):
+                return keys[ranked[0].key], done
+            if limit > 0:
+                alive = ranked[:math.ceil(len(alive) / 2)]
 
-        The world comes from engine/lookahead.determinize: the others' secret choices already made are
-        forgotten (they pass), and it stops at the next decision without listing its options. The growth
-        of the value is kept as it is (see _mean): a few values saturated by a scale would make every
-        chance of a big gain look like a small one."""
+    def _value_once(self, child, world, labels, value, me) -> None:
+        """One world's value of one of the player's own options (depth 0): taken in `world`, its own items
+        picked at random, the others' choices of the same simultaneous decision passed (the world comes
+        from engine/lookahead.determinize: their secret choices already made are forgotten, and it stops at
+        the next decision without listing its options); the growth of value(state, player), or a win or a
+        loss as greedy counts them when the game ended. An option the world does not offer is not valued."""
         g = world.state
-        start = value(g, me)
         pending = g.pending
         node_id = pending[0]
-        offered = _offered(pending, labels)
-        child, _ = self._select(root, offered, me, rng)
+        index = _offered(pending, labels).get(child.key)
+        if index is None:
+            return
+        start = value(g, me)
         pick = world.rs.pick_node
         try:
-            world.apply(offered[child.key])
+            world.apply(index)
             while g.pending is not None and g.pending[1] == me and g.pending[0] == pick:
-                world.apply(rng.randrange(len(g.pending[2])))   # its items, picked one at a time
+                world.apply(self.rng.randrange(len(g.pending[2])))   # its items, picked one at a time
             while g.pending is not None and g.pending[0] == node_id and g.pending[1] not in (me, -1):
                 options = g.pending[2]   # another chooser of the same decision: passes (or takes its first)
                 world.apply(len(options) - 1 if options[-1][0] == -1 else 0)
@@ -225,15 +261,9 @@ class MctsAgent(Agent):
             return   # a world the rules cannot go on in: not counted
         child.visits += 1
         if g.result is not None:
-            child.total += self._rewards(g, None, None)[me]   # the game ended: a win, a shared win, a loss
-            return
-        x = value(g, me) - start
-        child.raw += x
-        child.nraw += 1
-        if x < self.lo:
-            self.lo = x
-        if x > self.hi:
-            self.hi = x
+            child.total += WIN if me in g.result["winners"] else -WIN
+        else:
+            child.total += value(g, me) - start
 
     def _select(self, node, offered: dict, who: int, rng):
         """The child of `node` to try among the options offered in this world: one not tried yet (at
@@ -259,19 +289,10 @@ class MctsAgent(Agent):
         best, best_value = None, -1.0
         for k in offered:
             child = children[k]
-            value = self._mean(child) + c * math.sqrt(math.log(child.avail) / child.visits)
+            value = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
             if value > best_value:
                 best, best_value = child, value
         return best, False
-
-    def _mean(self, child) -> float:
-        """A child's mean reward, 0 to 1: growths kept as they are (depth 0) scaled by the smallest and
-        largest seen in this search."""
-        if not child.nraw:
-            return child.total / child.visits
-        span = self.hi - self.lo
-        part = (child.raw - self.lo * child.nraw) / span if span else 0.5 * child.nraw
-        return (child.total + part) / child.visits
 
     def _rewards(self, g, score, start) -> list:
         """Each player's reward, 0 to 1, for a finished game or a position where the rollout stopped."""
