@@ -15,8 +15,8 @@ over every opponent's options. In a simultaneous decision the searcher chooses f
 after it.
 
 With depth 0 (the default where the others are played at random and the ruleset declares `agents:
-evaluate`) there is no rollout: the searcher's own options are valued as greedy values an option, each in
-many worlds, and sequential halving spends the iterations on the better ones.
+evaluate`) there is no rollout: the searcher's own options are valued as greedy values an option, all in
+the same worlds (a flat Monte Carlo search over determinizations, no tree below the root).
 """
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ class MctsAgent(Agent):
     a world from what its player may see, walks one shared tree by UCT, plays on at random (to the end, or
     `depth` decisions and scores the position) and credits each choice with its chooser's reward; it then
     plays the option tried most. With depth 0 (auto with more than two players) there is no rollout: its own
-    options are valued one step ahead, each in many worlds, by sequential halving (docs/agents.md)."""
+    options are valued one step ahead, all in the same worlds, and the best mean is played (docs/agents.md)."""
 
     name = "mcts"
     OPTIONS = {
@@ -82,7 +82,7 @@ class MctsAgent(Agent):
         "c": Option(float, DEFAULT_C, "UCT exploration constant (bigger explores more)", 0),
         "depth": Option(int, "auto", "rollouts stop after this many decisions and the position is scored "
                         "(-1: play to the end; next: when the decision comes back to the player from another; "
-                        "0: no rollout, the player's own options valued one step ahead in many worlds; auto: "
+                        "0: no rollout, the player's own options valued one step ahead in iterations/options worlds; auto: "
                         "where the ruleset declares 'agents: evaluate', 0 when the others are played at random "
                         "(opponents=rollout), next when they are tree nodes; -1 where it does not)", -1,
                         words=(NEXT,)),
@@ -141,7 +141,7 @@ class MctsAgent(Agent):
         rng = self.rng
         limit, deadline = self.iterations, (start + self.time if self.time > 0 else None)
         if depth == 0:
-            choice, done = self._halve(root, base, who, keys, labels, limit, deadline)
+            choice, done = self._flat(root, base, who, keys, labels, limit, deadline)
             self.searched.append((done, time.perf_counter() - start))
             self.tree = root
             return choice
@@ -203,51 +203,42 @@ class MctsAgent(Agent):
             child.visits += 1
             child.total += rewards[child.player]
 
-    def _halve(self, root, base, me, keys: dict, labels, limit: int, deadline):
-        """depth 0: the player's own options, each valued as greedy values it, in worlds of their own, by
-        sequential halving (Karnin, Koren and Somekh, ICML 2013): in each of ceil(log2(options)) rounds the
-        options left share that round's part of the budget equally, and the better half by mean value goes
-        on; the best mean of the last ones is played. With a time budget only, every option left gets one
-        world more in turn until the time is up (no halving: the budget is not known in advance).
-        -> (the option's index, the worlds it took)."""
+    def _flat(self, root, base, me, keys: dict, labels, limit: int, deadline):
+        """depth 0: the player's own options, each valued as greedy values it, in the same worlds (so that
+        what a world deals is common to all options and their differences are sharper): iterations / options
+        worlds (at least one), or worlds until the time is up; the best mean is played, ties broken at
+        random. -> (the option's index, the options valued)."""
         rng = self.rng
         value = position_value(base.rs)
-        alive = []
+        children = []
         for k in keys:
             child = root.children[k] = _Node(me, k)
-            alive.append(child)
-        rounds = max(1, math.ceil(math.log2(len(alive))))
-        done = r = 0
-        while True:
-            share = max(1, (limit - done) // (len(alive) * (rounds - r))) if limit > 0 else 1
-            for child in alive:
-                for _ in range(share):
-                    if (limit > 0 and done >= limit) or (deadline is not None and time.perf_counter() >= deadline):
-                        break
-                    self._value_once(child, determinize(base, me, rng), labels, value, me)
+            children.append(child)
+        worlds = max(1, limit // len(children)) if limit > 0 else 0
+        done = dealt = 0
+        while (worlds == 0 or dealt < worlds) and (deadline is None or time.perf_counter() < deadline):
+            world = determinize(base, me, rng)
+            offered = _offered(world.state.pending, labels)
+            for child in children:
+                index = offered.get(child.key)
+                if index is not None:   # an option this world does not offer is not valued in it
+                    self._value_once(child, world.clone(share_rng=True), index, value, me)
                     done += 1
-            out = (limit > 0 and done >= limit) or (deadline is not None and time.perf_counter() >= deadline)
-            # the better half goes on: ties broken at random, an option never valued last
-            ranked = sorted(alive, key=lambda n: (n.total / n.visits if n.visits else -math.inf, rng.random()),
-                            reverse=True)
-            r += 1
-            if out or (limit > 0 and r >= rounds):
-                return keys[ranked[0].key], done
-            if limit > 0:
-                alive = ranked[:math.ceil(len(alive) / 2)]
+            dealt += 1
+        valued = [c for c in children if c.visits]
+        if not valued:
+            return rng.randrange(base.option_count()), done
+        best = max(valued, key=lambda c: (c.total / c.visits, rng.random()))
+        return keys[best.key], done
 
-    def _value_once(self, child, world, labels, value, me) -> None:
-        """One world's value of one of the player's own options (depth 0): taken in `world`, its own items
-        picked at random, the others' choices of the same simultaneous decision passed (the world comes
-        from engine/lookahead.determinize: their secret choices already made are forgotten, and it stops at
-        the next decision without listing its options); the growth of value(state, player), or a win or a
-        loss as greedy counts them when the game ended. An option the world does not offer is not valued."""
+    def _value_once(self, child, world, index: int, value, me) -> None:
+        """One world's value of one of the player's own options (depth 0): option `index` taken in `world`,
+        its own items picked at random, the others' choices of the same simultaneous decision passed (the
+        world comes from engine/lookahead.determinize: their secret choices already made are forgotten, and
+        it stops at the next decision without listing its options); the growth of value(state, player),
+        kept as it is, or a win or a loss as greedy counts them when the game ended."""
         g = world.state
-        pending = g.pending
-        node_id = pending[0]
-        index = _offered(pending, labels).get(child.key)
-        if index is None:
-            return
+        node_id = g.pending[0]
         start = value(g, me)
         pick = world.rs.pick_node
         try:
