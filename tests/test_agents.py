@@ -466,7 +466,7 @@ agents:
 
 def test_with_depth_0_an_option_is_worth_its_mean_growth_over_worlds():
     """Three players (depth=auto is 0): 'safe' adds 1, 'gamble' draws one of ten hidden chips, one of
-    them worth 20: a mean of 2. Each is valued in worlds of its own by the growth of the evaluation, kept
+    them worth 20: a mean of 2. Both are valued in the same worlds by the growth of the evaluation, kept
     as it is (a scale that saturates at a few points would make the rare 20 look like a 1)."""
     rules = load_text(GAMBLE)
     for seed in range(4):
@@ -475,15 +475,15 @@ def test_with_depth_0_an_option_is_worth_its_mean_growth_over_worlds():
         choice = agent.choose(Request(game, game.current_player))
         assert game.decision.options[choice] == "gamble"
         children = {key[2]: child for key, child in agent.tree.children.items()}   # by action: safe, gamble
-        assert children[0].total == children[0].visits == 150          # two options: one round, shared
+        assert children[0].total == children[0].visits == 150          # two options: 150 worlds each
         assert children[1].visits == 150 and children[1].total % 20 == 0 and children[1].total > 150
         assert not children[0].children and not children[1].children   # no rollout, no node below
 
 
-def test_depth_0_halves_the_options_each_round_and_plays_the_best_of_the_last():
-    """Pit, four players: sequential halving over the searcher's own options; after each of the
-    ceil(log2(k)) rounds the better half goes on, so the options end with as many different numbers of
-    worlds as there are rounds, and the best mean of the last ones is played."""
+def test_depth_0_values_every_option_in_the_same_worlds_and_plays_the_best_mean():
+    """Pit, four players (depth=auto is 0): iterations / options worlds, each of which values every option
+    of the searcher's (Pit offers the same ones in every world: they depend on its own hand and on the
+    sizes of the offers out); the best mean is played."""
     game = Game.new(load("pit"), 4, seed=3, record=False)
     for _ in range(9):
         game.apply(0)
@@ -492,19 +492,11 @@ def test_depth_0_halves_the_options_each_round_and_plays_the_best_of_the_last():
     choice = agent.choose(Request(game, me))
     children = list(agent.tree.children.values())
     k = len(children)
-    rounds = math.ceil(math.log2(k))
-    assert k >= 8 and sum(c.visits for c in children) == agent.searched[-1][0] <= 200
-    levels = sorted({c.visits for c in children})
-    assert len(levels) == rounds
-    left = k
-    for _ in range(rounds - 1):
-        left = math.ceil(left / 2)
-    last = [c for c in children if c.visits == levels[-1]]
-    assert len(last) == left
-    best = max(c.total / c.visits for c in last)
+    assert k >= 8 and {c.visits for c in children} == {200 // k} and agent.searched[-1][0] == 200 // k * k
+    assert not any(c.children for c in children)
     index = _offered(game.state.pending, game.rs.card_labels)   # option (as what it is) -> its index
     picked = next(c for key, c in agent.tree.children.items() if index[key] == choice)
-    assert picked.visits == levels[-1] and picked.total / picked.visits == best
+    assert picked.total / picked.visits == max(c.total / c.visits for c in children)
 
 
 def test_depth_0_with_a_time_budget_values_options_until_the_time_is_up():
@@ -513,8 +505,7 @@ def test_depth_0_with_a_time_budget_values_options_until_the_time_is_up():
     assert 0 <= agent.choose(Request(game, game.current_player)) < game.option_count()
     worlds, seconds = agent.searched[-1]
     assert worlds > 0 and seconds >= 0.05
-    visits = [c.visits for c in agent.tree.children.values()]
-    assert max(visits) - min(visits) <= 1   # without a budget known in advance: one world each in turn
+    assert len({c.visits for c in agent.tree.children.values()}) == 1   # each world values every option
 
 
 @pytest.mark.parametrize("name,players", [("souk", 2), ("forehead-poker", 3), ("piepmatz", 2)])
