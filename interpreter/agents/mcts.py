@@ -122,7 +122,7 @@ class MctsAgent(Agent):
         depth = self.depth
         if depth == "auto":
             # with the others played at random, their replies hid the differences between the player's
-            # own options (benchmarks/agents.md, Pit): then the others are not played at all (depth 0)
+            # own options (measured: benchmarks/agents.md): then the others are not played at all (depth 0)
             depth = -1 if base.rs.evaluate is None else 0 if opponents == "rollout" else NEXT
         cut = depth == NEXT or depth >= 0
         score = request.evaluation() if cut or self.reward == "margin" else None
