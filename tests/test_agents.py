@@ -465,13 +465,13 @@ agents:
 
 
 def test_with_depth_0_an_option_is_worth_its_mean_growth_over_worlds():
-    """Three players (depth=auto is 0): 'safe' adds 1, 'gamble' draws one of ten hidden chips, one of
+    """Depth 0: 'safe' adds 1, 'gamble' draws one of ten hidden chips, one of
     them worth 20: a mean of 2. Both are valued in the same worlds by the growth of the evaluation, kept
     as it is (a scale that saturates at a few points would make the rare 20 look like a 1)."""
     rules = load_text(GAMBLE)
     for seed in range(4):
         game = Game.new(rules, 3, seed=seed)
-        agent = MctsAgent(seed, iterations=300)
+        agent = MctsAgent(seed, iterations=300, depth=0)
         choice = agent.choose(Request(game, game.current_player))
         assert game.decision.options[choice] == "gamble"
         children = {key[2]: child for key, child in agent.tree.children.items()}   # by action: safe, gamble
@@ -481,7 +481,7 @@ def test_with_depth_0_an_option_is_worth_its_mean_growth_over_worlds():
 
 
 def test_depth_0_values_every_option_in_the_same_worlds_and_plays_the_best_mean():
-    """Pit, four players (depth=auto is 0): iterations / options worlds, each of which values every option
+    """Pit, four players (depth=auto is 0: they trade at once): iterations / options worlds, each of which values every option
     of the searcher's (Pit offers the same ones in every world: they depend on its own hand and on the
     sizes of the offers out); the best mean is played."""
     game = Game.new(load("pit"), 4, seed=3, record=False)
@@ -497,6 +497,18 @@ def test_depth_0_values_every_option_in_the_same_worlds_and_plays_the_best_mean(
     index = _offered(game.state.pending, game.rs.card_labels)   # option (as what it is) -> its index
     picked = next(c for key, c in agent.tree.children.items() if index[key] == choice)
     assert picked.total / picked.visits == max(c.total / c.visits for c in children)
+
+
+@pytest.mark.parametrize("name,players,flat", [("pit", 4, True), ("pit", 3, True), ("forehead-poker", 3, False),
+                                              ("cubirds", 3, False), ("piepmatz", 2, False)])
+def test_depth_auto_is_0_where_more_than_two_players_choose_at_once(name, players, flat):
+    """depth=auto: 0 (no node below the root's children) at a decision several players make at once with
+    the others played at random; where they answer the player's choice (a bet), the search goes deeper."""
+    game = Game.new(load(name), players, seed=3, record=False)
+    agent = MctsAgent(2, iterations=60)
+    agent.choose(Request(game, game.current_player))
+    deeper = any(child.children for child in agent.tree.children.values())
+    assert deeper is not flat
 
 
 def test_depth_0_with_a_time_budget_values_options_until_the_time_is_up():

@@ -14,9 +14,10 @@ more, the others' decisions are played at random, as in a rollout, so that the v
 over every opponent's options. In a simultaneous decision the searcher chooses first and the others
 after it.
 
-With depth 0 (the default where the others are played at random and the ruleset declares `agents:
-evaluate`) there is no rollout: the searcher's own options are valued as greedy values an option, all in
-the same worlds (a flat Monte Carlo search over determinizations, no tree below the root).
+With depth 0 (the default at a decision several players make at once, where the others are played at
+random and the ruleset declares `agents: evaluate`) there is no rollout: the searcher's own options are
+valued as greedy values an option, all in the same worlds (a flat Monte Carlo search over
+determinizations, no tree below the root).
 """
 from __future__ import annotations
 
@@ -71,7 +72,7 @@ class MctsAgent(Agent):
     """Information-set Monte Carlo tree search: plays any ruleset, needs no evaluation. Each iteration deals
     a world from what its player may see, walks one shared tree by UCT, plays on at random (to the end, or
     `depth` decisions and scores the position) and credits each choice with its chooser's reward; it then
-    plays the option tried most. With depth 0 (auto with more than two players) there is no rollout: its own
+    plays the option tried most. With depth 0 (auto where more than two players choose at once) no rollout: its own
     options are valued one step ahead, all in the same worlds, and the best mean is played (docs/agents.md)."""
 
     name = "mcts"
@@ -82,10 +83,10 @@ class MctsAgent(Agent):
         "c": Option(float, DEFAULT_C, "UCT exploration constant (bigger explores more)", 0),
         "depth": Option(int, "auto", "rollouts stop after this many decisions and the position is scored "
                         "(-1: play to the end; next: when the decision comes back to the player from another; "
-                        "0: no rollout, the player's own options valued one step ahead in iterations/options worlds; auto: "
-                        "where the ruleset declares 'agents: evaluate', 0 when the others are played at random "
-                        "(opponents=rollout), next when they are tree nodes; -1 where it does not)", -1,
-                        words=(NEXT,)),
+                        "0: no rollout, the player's own options valued one step ahead in iterations/options "
+                        "worlds; auto: where the ruleset declares 'agents: evaluate', 0 at a decision several "
+                        "players make at once when the others are played at random (opponents=rollout), else "
+                        "next; -1 where it declares none)", -1, words=(NEXT,)),
         "reward": Option(("win", "margin"), "win", "win: 1 for a win, 1/k for a win shared by k, 0 for a "
                          "loss; margin: the score lead over the best other player, squashed to 0..1"),
         "opponents": Option(("auto", "tree", "rollout"), "auto", "the other players' decisions: tree (nodes of "
@@ -121,9 +122,12 @@ class MctsAgent(Agent):
             opponents = "tree" if base.state.n <= 2 else "rollout"
         depth = self.depth
         if depth == "auto":
-            # with the others played at random, their replies hid the differences between the player's
-            # own options (measured: benchmarks/agents.md): then the others are not played at all (depth 0)
-            depth = -1 if base.rs.evaluate is None else 0 if opponents == "rollout" else NEXT
+            # In a decision several players make at once, the others' choices cannot answer the player's:
+            # played at random they only hid the differences between its own options (measured:
+            # benchmarks/agents.md), so they are not played at all (depth 0). Where the others choose after
+            # seeing the player's choice (a bet to call), the search must see their answers (next).
+            together = getattr(base.rs.nodes[base.state.pending[0]], "players", None) is not None
+            depth = -1 if base.rs.evaluate is None else 0 if opponents == "rollout" and together else NEXT
         cut = depth == NEXT or depth >= 0
         score = request.evaluation() if cut or self.reward == "margin" else None
         if score is None and (cut or self.reward == "margin"):
