@@ -503,7 +503,8 @@ def test_depth_0_values_every_option_in_the_same_worlds_and_plays_the_best_mean(
                                               ("cubirds", 3, False), ("piepmatz", 2, False)])
 def test_depth_auto_is_0_where_more_than_two_players_choose_at_once(name, players, flat):
     """depth=auto: 0 (no node below the root's children) at a decision several players make at once with
-    the others played at random; where they answer the player's choice (a bet), the search goes deeper."""
+    the others played at random; where they choose after seeing the player's choice, the search goes
+    deeper."""
     game = Game.new(load(name), players, seed=3, record=False)
     agent = MctsAgent(2, iterations=60)
     agent.choose(Request(game, game.current_player))

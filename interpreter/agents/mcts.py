@@ -125,7 +125,7 @@ class MctsAgent(Agent):
             # In a decision several players make at once, the others' choices cannot answer the player's:
             # played at random they only hid the differences between its own options (measured:
             # benchmarks/agents.md), so they are not played at all (depth 0). Where the others choose after
-            # seeing the player's choice (a bet to call), the search must see their answers (next).
+            # seeing the player's choice, the search must see their answers (next).
             together = getattr(base.rs.nodes[base.state.pending[0]], "players", None) is not None
             depth = -1 if base.rs.evaluate is None else 0 if opponents == "rollout" and together else NEXT
         cut = depth == NEXT or depth >= 0
