@@ -11,6 +11,7 @@ import pytest
 from interpreter import Game, GameError, load, load_text
 from interpreter.agents import (AgentSpecError, agent_problem, GreedyAgent, MctsAgent, RandomAgent, Request, UserAgent,
                                 make_agent, parse_spec, play)
+from interpreter.agents.mcts import _offered
 from interpreter.engine.lookahead import Sampler, _simultaneous_frame
 
 # specs ---------------------------------------------------------------------------------------------------
@@ -424,6 +425,100 @@ def test_with_depth_next_a_rollout_stops_when_the_decision_comes_back_to_the_pla
     agent.choose(Request(game, me))
     assert len(scored) == 40 and {who for who, _ in scored} == {me}
     assert min(turn for _, turn in scored) == game.state.turn + 1
+
+
+GAMBLE = """
+name: gamble
+players: {min: 3, max: 3}
+components:
+  chip:
+    label: "chip {v}"
+    in: deck
+    cards: [{v: 20, count: 1}, {v: 0, count: 9}]
+zones:
+  deck: {visibility: count}
+  hand: {per_player: true, visibility: owner}
+player_variables:
+  points: 0
+setup:
+  - shuffle: deck
+actions:
+  safe:
+    label: safe
+    do: [{add: {me.points: 1}}]
+  gamble:
+    label: gamble
+    do: [{move: {from: deck, to: me.hand, count: 1}}]
+flow:
+  ends:
+    - when: count(deck) == 0
+      winners: maxima(players, it.points + sum(it.hand.v))
+      reason: the deck is empty
+  round:
+    turn:
+      steps:
+        - name: play
+          actions: [safe, gamble]
+agents:
+  evaluate: me.points + sum(me.hand.v)
+"""
+
+
+def test_with_depth_0_an_option_is_worth_its_mean_growth_over_worlds():
+    """Depth 0: 'safe' adds 1, 'gamble' draws one of ten hidden chips, one of
+    them worth 20: a mean of 2. Both are valued in the same worlds by the growth of the evaluation, kept
+    as it is (a scale that saturates at a few points would make the rare 20 look like a 1)."""
+    rules = load_text(GAMBLE)
+    for seed in range(4):
+        game = Game.new(rules, 3, seed=seed)
+        agent = MctsAgent(seed, iterations=300, depth=0)
+        choice = agent.choose(Request(game, game.current_player))
+        assert game.decision.options[choice] == "gamble"
+        children = {key[2]: child for key, child in agent.tree.children.items()}   # by action: safe, gamble
+        assert children[0].total == children[0].visits == 150          # two options: 150 worlds each
+        assert children[1].visits == 150 and children[1].total % 20 == 0 and children[1].total > 150
+        assert not children[0].children and not children[1].children   # no rollout, no node below
+
+
+def test_depth_0_values_every_option_in_the_same_worlds_and_plays_the_best_mean():
+    """Pit, four players (depth=auto is 0: they trade at once): iterations / options worlds, each of which values every option
+    of the searcher's (Pit offers the same ones in every world: they depend on its own hand and on the
+    sizes of the offers out); the best mean is played."""
+    game = Game.new(load("pit"), 4, seed=3, record=False)
+    for _ in range(9):
+        game.apply(0)
+    me = game.current_player
+    agent = MctsAgent(2, iterations=200)
+    choice = agent.choose(Request(game, me))
+    children = list(agent.tree.children.values())
+    k = len(children)
+    assert k >= 8 and {c.visits for c in children} == {200 // k} and agent.searched[-1][0] == 200 // k * k
+    assert not any(c.children for c in children)
+    index = _offered(game.state.pending, game.rs.card_labels)   # option (as what it is) -> its index
+    picked = next(c for key, c in agent.tree.children.items() if index[key] == choice)
+    assert picked.total / picked.visits == max(c.total / c.visits for c in children)
+
+
+@pytest.mark.parametrize("name,players,flat", [("pit", 4, True), ("pit", 3, True), ("forehead-poker", 3, False),
+                                              ("cubirds", 3, False), ("piepmatz", 2, False)])
+def test_depth_auto_is_0_where_more_than_two_players_choose_at_once(name, players, flat):
+    """depth=auto: 0 (no node below the root's children) at a decision several players make at once with
+    the others played at random; where they choose after seeing the player's choice, the search goes
+    deeper."""
+    game = Game.new(load(name), players, seed=3, record=False)
+    agent = MctsAgent(2, iterations=60)
+    agent.choose(Request(game, game.current_player))
+    deeper = any(child.children for child in agent.tree.children.values())
+    assert deeper is not flat
+
+
+def test_depth_0_with_a_time_budget_values_options_until_the_time_is_up():
+    game = Game.new(load("pit"), 4, seed=3, record=False)
+    agent = make_agent("mcts:iterations=0:time=0.05:depth=0", seed=1)
+    assert 0 <= agent.choose(Request(game, game.current_player)) < game.option_count()
+    worlds, seconds = agent.searched[-1]
+    assert worlds > 0 and seconds >= 0.05
+    assert len({c.visits for c in agent.tree.children.values()}) == 1   # each world values every option
 
 
 @pytest.mark.parametrize("name,players", [("souk", 2), ("forehead-poker", 3), ("piepmatz", 2)])

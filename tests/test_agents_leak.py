@@ -19,7 +19,7 @@ from interpreter.engine.values import Card
 from helpers import shipped_rulesets
 from test_views_leak import TEST_PARAMS, hidden_positions
 
-AGENTS = ["random", "greedy", "mcts:iterations=16", "mcts:iterations=16:depth=6",
+AGENTS = ["random", "greedy", "mcts:iterations=16", "mcts:iterations=16:depth=0", "mcts:iterations=16:depth=6",
           "mcts:iterations=16:depth=6:reward=margin"]
 MOMENTS = 4          # decisions checked per game
 EVERY = 9            # ... one every this many decisions

@@ -13,6 +13,11 @@ With two players every decision is a node of the tree, each chosen for its choos
 more, the others' decisions are played at random, as in a rollout, so that the visits are not spread
 over every opponent's options. In a simultaneous decision the searcher chooses first and the others
 after it.
+
+With depth 0 (the default at a decision several players make at once, where the others are played at
+random and the ruleset declares `agents: evaluate`) there is no rollout: the searcher's own options are
+valued as greedy values an option, all in the same worlds (a flat Monte Carlo search over
+determinizations, no tree below the root).
 """
 from __future__ import annotations
 
@@ -20,7 +25,7 @@ import math
 import random
 import time
 
-from ..engine.lookahead import lead
+from ..engine.lookahead import WIN, determinize, lead, position_value
 from ..engine.values import Card
 from ..errors import GameError
 from .base import Agent, Option, Request
@@ -34,14 +39,23 @@ class _Node:
     """One option taken from a position: who took it, how often it was tried and was available, and the
     sum of its chooser's rewards."""
 
-    __slots__ = ("children", "player", "visits", "avail", "total")
+    __slots__ = ("children", "player", "key", "visits", "avail", "total")
 
-    def __init__(self, player: int):
+    def __init__(self, player: int, key=None):
         self.children: dict = {}
-        self.player = player
+        self.player, self.key = player, key
         self.visits = 0
         self.avail = 0
         self.total = 0.0
+
+
+def _offered(pending, labels) -> dict:
+    """A decision's options by what they are (see _canon) -> the index of the first of each."""
+    node_id, who, options = pending
+    offered = {}
+    for i, (a, args) in enumerate(options):
+        offered.setdefault((node_id, who, a, _canon(args, labels)), i)
+    return offered
 
 
 def _canon(value, labels):
@@ -58,7 +72,8 @@ class MctsAgent(Agent):
     """Information-set Monte Carlo tree search: plays any ruleset, needs no evaluation. Each iteration deals
     a world from what its player may see, walks one shared tree by UCT, plays on at random (to the end, or
     `depth` decisions and scores the position) and credits each choice with its chooser's reward; it then
-    plays the option tried most (docs/agents.md)."""
+    plays the option tried most. With depth 0 (auto where more than two players choose at once) no rollout: its own
+    options are valued one step ahead, all in the same worlds, and the best mean is played (docs/agents.md)."""
 
     name = "mcts"
     OPTIONS = {
@@ -68,7 +83,10 @@ class MctsAgent(Agent):
         "c": Option(float, DEFAULT_C, "UCT exploration constant (bigger explores more)", 0),
         "depth": Option(int, "auto", "rollouts stop after this many decisions and the position is scored "
                         "(-1: play to the end; next: when the decision comes back to the player from another; "
-                        "auto: next where the ruleset declares 'agents: evaluate', else -1)", -1, words=(NEXT,)),
+                        "0: no rollout, the player's own options valued one step ahead in iterations/options "
+                        "worlds; auto: where the ruleset declares 'agents: evaluate', 0 at a decision several "
+                        "players make at once when the others are played at random (opponents=rollout), else "
+                        "next; -1 where it declares none)", -1, words=(NEXT,)),
         "reward": Option(("win", "margin"), "win", "win: 1 for a win, 1/k for a win shared by k, 0 for a "
                          "loss; margin: the score lead over the best other player, squashed to 0..1"),
         "opponents": Option(("auto", "tree", "rollout"), "auto", "the other players' decisions: tree (nodes of "
@@ -99,9 +117,17 @@ class MctsAgent(Agent):
         start = time.perf_counter()
         sample = request.sampler()
         base = sample.base
+        opponents = self.opponents
+        if opponents == "auto":
+            opponents = "tree" if base.state.n <= 2 else "rollout"
         depth = self.depth
         if depth == "auto":
-            depth = NEXT if base.rs.evaluate is not None else -1
+            # In a decision several players make at once, the others' choices cannot answer the player's:
+            # played at random they only hid the differences between its own options (measured:
+            # benchmarks/agents.md), so they are not played at all (depth 0). Where the others choose after
+            # seeing the player's choice, the search must see their answers (next).
+            together = getattr(base.rs.nodes[base.state.pending[0]], "players", None) is not None
+            depth = -1 if base.rs.evaluate is None else 0 if opponents == "rollout" and together else NEXT
         cut = depth == NEXT or depth >= 0
         score = request.evaluation() if cut or self.reward == "margin" else None
         if score is None and (cut or self.reward == "margin"):
@@ -110,9 +136,6 @@ class MctsAgent(Agent):
         self.spread = {}
         labels = base.rs.card_labels
         node_id, who, options = base.state.pending
-        opponents = self.opponents
-        if opponents == "auto":
-            opponents = "tree" if base.state.n <= 2 else "rollout"
         # whose decisions are nodes of the tree: everyone's, or the searcher's only
         mine_only = who if opponents == "rollout" else None
         keys = {}
@@ -121,6 +144,11 @@ class MctsAgent(Agent):
         root = _Node(-1)
         rng = self.rng
         limit, deadline = self.iterations, (start + self.time if self.time > 0 else None)
+        if depth == 0:
+            choice, done = self._flat(root, base, who, keys, labels, limit, deadline)
+            self.searched.append((done, time.perf_counter() - start))
+            self.tree = root
+            return choice
         done = 0
         while (limit <= 0 or done < limit) and (deadline is None or time.perf_counter() < deadline):
             self._iterate(root, sample(rng), rng, labels, score, depth, who, mine_only)
@@ -137,7 +165,6 @@ class MctsAgent(Agent):
         """One iteration in one world: select and expand, roll out, back the rewards up the path.
 
         `me` is the searcher; `mine_only`, when it is set, the only player whose decisions are tree nodes."""
-        c = self.c
         node, path = root, []
         # where a rollout stops, each player's reward is how its position grew since the decision at hand
         # (in this world): what is common to every line of play, such as points won long ago, cancels out
@@ -153,39 +180,14 @@ class MctsAgent(Agent):
                     world.apply(rng.randrange(len(options)))
                     last = who
                     continue
-                children = node.children
-                offered = {}
-                for i, (a, args) in enumerate(options):
-                    offered.setdefault((node_id, who, a, _canon(args, labels)), i)
-                untried = []
-                for k in offered:
-                    child = children.get(k)
-                    if child is None:
-                        untried.append(k)
-                    else:
-                        child.avail += 1
-                        if not child.visits:
-                            untried.append(k)   # added by an iteration that could not finish
-                if untried:
-                    k = untried[rng.randrange(len(untried))]
-                    child = children.get(k)
-                    if child is None:
-                        child = children[k] = _Node(who)
-                        child.avail = 1
-                    world.apply(offered[k])
-                    path.append(child)
-                    last = who
-                    break
-                best, best_value = None, -1.0
-                for k in offered:
-                    child = children[k]
-                    value = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
-                    if value > best_value:
-                        best, best_value = k, value
-                node = children[best]
-                world.apply(offered[best])
-                path.append(node)
+                offered = _offered(pending, labels)
+                child, new = self._select(node, offered, who, rng)
+                world.apply(offered[child.key])
+                path.append(child)
                 last = who
+                if new:
+                    break
+                node = child
             steps = 0
             nxt = depth == NEXT
             while True:
@@ -204,6 +206,88 @@ class MctsAgent(Agent):
         for child in path:
             child.visits += 1
             child.total += rewards[child.player]
+
+    def _flat(self, root, base, me, keys: dict, labels, limit: int, deadline):
+        """depth 0: the player's own options, each valued as greedy values it, in the same worlds (so that
+        what a world deals is common to all options and their differences are sharper): iterations / options
+        worlds (at least one), or worlds until the time is up; the best mean is played, ties broken at
+        random. -> (the option's index, the options valued)."""
+        rng = self.rng
+        value = position_value(base.rs)
+        children = []
+        for k in keys:
+            child = root.children[k] = _Node(me, k)
+            children.append(child)
+        worlds = max(1, limit // len(children)) if limit > 0 else 0
+        done = dealt = 0
+        while (worlds == 0 or dealt < worlds) and (deadline is None or time.perf_counter() < deadline):
+            world = determinize(base, me, rng)
+            offered = _offered(world.state.pending, labels)
+            for child in children:
+                index = offered.get(child.key)
+                if index is not None:   # an option this world does not offer is not valued in it
+                    self._value_once(child, world.clone(share_rng=True), index, value, me)
+                    done += 1
+            dealt += 1
+        valued = [c for c in children if c.visits]
+        if not valued:
+            return rng.randrange(base.option_count()), done
+        best = max(valued, key=lambda c: (c.total / c.visits, rng.random()))
+        return keys[best.key], done
+
+    def _value_once(self, child, world, index: int, value, me) -> None:
+        """One world's value of one of the player's own options (depth 0): option `index` taken in `world`,
+        its own items picked at random, the others' choices of the same simultaneous decision passed (the
+        world comes from engine/lookahead.determinize: their secret choices already made are forgotten, and
+        it stops at the next decision without listing its options); the growth of value(state, player),
+        kept as it is, or a win or a loss as greedy counts them when the game ended."""
+        g = world.state
+        node_id = g.pending[0]
+        start = value(g, me)
+        pick = world.rs.pick_node
+        try:
+            world.apply(index)
+            while g.pending is not None and g.pending[1] == me and g.pending[0] == pick:
+                world.apply(self.rng.randrange(len(g.pending[2])))   # its items, picked one at a time
+            while g.pending is not None and g.pending[0] == node_id and g.pending[1] not in (me, -1):
+                options = g.pending[2]   # another chooser of the same decision: passes (or takes its first)
+                world.apply(len(options) - 1 if options[-1][0] == -1 else 0)
+        except GameError:
+            return   # a world the rules cannot go on in: not counted
+        child.visits += 1
+        if g.result is not None:
+            child.total += WIN if me in g.result["winners"] else -WIN
+        else:
+            child.total += value(g, me) - start
+
+    def _select(self, node, offered: dict, who: int, rng):
+        """The child of `node` to try among the options offered in this world: one not tried yet (at
+        random), else the best by UCT; and whether it is new. Counts every offered child as available."""
+        children = node.children
+        untried = []
+        for k in offered:
+            child = children.get(k)
+            if child is None:
+                untried.append(k)
+            else:
+                child.avail += 1
+                if not child.visits:
+                    untried.append(k)   # added by an iteration that could not finish
+        if untried:
+            k = untried[rng.randrange(len(untried))]
+            child = children.get(k)
+            if child is None:
+                child = children[k] = _Node(who, k)
+                child.avail = 1
+            return child, True
+        c = self.c
+        best, best_value = None, -1.0
+        for k in offered:
+            child = children[k]
+            value = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+            if value > best_value:
+                best, best_value = child, value
+        return best, False
 
     def _rewards(self, g, score, start) -> list:
         """Each player's reward, 0 to 1, for a finished game or a position where the rollout stopped."""
