@@ -5,9 +5,11 @@ from __future__ import annotations
 import copy
 import random
 
-from .values import Card
+from .values import Card, Player
 
 WIN = 10 ** 9
+# what a value may be when it holds no card, at any depth
+_NO_CARDS = frozenset((int, str, bool, float, type(None), Player))
 
 
 def determinize(game, player: int, rng):
@@ -38,27 +40,31 @@ def _deal_unseen(world, player: int, rng) -> None:
     rs, g = world.rs, world.state
     known = g.known
     zones = g.zones
-    spots, types = _unseen_slots(rs, g.layout, player)
-    holes = []   # (slot, position) of every card the player cannot identify
-    for slot, start in spots:
-        cards = zones[slot]
-        if not known:
-            holes += [(slot, i) for i in range(start, len(cards))]
-            continue
-        for i in range(start, len(cards)):
-            if player not in known.get(cards[i], ()):
-                holes.append((slot, i))
-    before = [zones[s][i] for s, i in holes]
+    spots, types, one_type = _unseen_slots(rs, g.layout, player)
+    holes = None   # (slot, position) of every card the player cannot identify, when some are known
+    before = []
+    if known:
+        holes = []
+        for slot, start in spots:
+            cards = zones[slot]
+            for i in range(start, len(cards)):
+                if player not in known.get(cards[i], ()):
+                    holes.append((slot, i))
+        before = [zones[s][i] for s, i in holes]
+    else:   # every card from each slot's first hidden position: whole slices
+        for slot, start in spots:
+            before += zones[slot][start:] if start else zones[slot]
     # a card is only imagined as another card of its type (a type shows on the card's back)
     groups: dict = {}
-    for k, c in enumerate(before):
-        t = types[c]
-        found = groups.get(t)
-        if found is None:
-            groups[t] = [k]
-        else:
-            found.append(k)
-    if len(groups) == 1:   # one type (the common case): every hidden card may be any other
+    if not one_type:
+        for k, c in enumerate(before):
+            t = types[c]
+            found = groups.get(t)
+            if found is None:
+                groups[t] = [k]
+            else:
+                found.append(k)
+    if len(groups) <= 1:   # one type (the common case): every hidden card may be any other
         pool = sorted(before)
         rng.shuffle(pool)
     else:
@@ -68,8 +74,17 @@ def _deal_unseen(world, player: int, rng) -> None:
             rng.shuffle(cards)
             for k, c in zip(places, cards):
                 pool[k] = c
-    for (s, i), c in zip(holes, pool):
-        zones[s][i] = c
+    if holes is not None:
+        for (s, i), c in zip(holes, pool):
+            zones[s][i] = c
+    else:
+        k = 0
+        for slot, start in spots:
+            cards = zones[slot]
+            if len(cards) > start:
+                end = k + len(cards) - start
+                cards[start:] = pool[k:end]
+                k = end
     # The card at a place is imagined to be another: wherever the game refers to a card it cannot see
     # (a variable, a name of an effect in progress), the bot sees the card imagined at that place; and
     # values everyone sees on the cards' backs stay where they lie.
@@ -79,7 +94,8 @@ def _deal_unseen(world, player: int, rng) -> None:
 
 def _unseen_slots(rs, layout, player: int):
     """The slots whose cards `player` may not all see, each with the first position hidden (1 when the
-    top card shows), and the type of every card: worked out once per layout and player."""
+    top card shows), the type of every card, and whether all cards are of one type: worked out once
+    per layout and player."""
     found = layout.unseen.get(player)
     if found is None:
         spots = []
@@ -88,7 +104,8 @@ def _unseen_slots(rs, layout, player: int):
                 level = z.level(player, owner)
                 if level != "cards":
                     spots.append((slot, 1 if level == "top" else 0))
-        found = layout.unseen[player] = (tuple(spots), tuple(c["type"] for c in rs.cards))
+        types = tuple(c["type"] for c in rs.cards)
+        found = layout.unseen[player] = (tuple(spots), types, len(set(types)) <= 1)
     return found
 
 
@@ -97,24 +114,34 @@ def _relabel(world, sigma: dict) -> None:
     if not sigma:
         return
     g = world.state
-
-    deep = (list, tuple, dict)
+    flat = _NO_CARDS
+    done = {}   # id(tuple) -> (the tuple, its relabeled copy): options are shared by many lists
 
     def swap(v):
-        # one call per container, not per item: the options of a simultaneous decision are many
+        # containers with nothing inside that may hold a card are kept as they are (the world's own
+        # lists: it is a clone), at C speed; the options of a simultaneous decision are many
         t = type(v)
         if t is Card:
             return sigma.get(v, v)
-        if t is list or t is tuple:
-            out = [sigma.get(x, x) if type(x) is Card else swap(x) if type(x) in deep else x for x in v]
-            return out if t is list else tuple(out)
+        if t is tuple:
+            if flat.issuperset(map(type, v)):
+                return v
+            seen = done.get(id(v))
+            if seen is None:   # the original is kept alive in `done`, so its id is not reused
+                seen = done[id(v)] = (v, tuple([x if type(x) in flat else swap(x) for x in v]))
+            return seen[1]
+        if t is list:
+            if flat.issuperset(map(type, v)):
+                return v
+            return [x if type(x) in flat else swap(x) for x in v]
         if t is dict:
-            return {k: sigma.get(x, x) if type(x) is Card else swap(x) if type(x) in deep else x
-                    for k, x in v.items()}
+            if flat.issuperset(map(type, v.values())):
+                return v
+            return {k: x if type(x) in flat else swap(x) for k, x in v.items()}
         return v
 
-    g.vars = {k: swap(v) for k, v in g.vars.items()}
-    g.pvars = {k: [swap(x) for x in v] for k, v in g.pvars.items()}
+    g.vars = swap(g.vars)
+    g.pvars = {k: swap(v) for k, v in g.pvars.items()}
     for name, table in g.cvars.items():
         old = table[:]
         for c, new in sigma.items():
@@ -123,9 +150,11 @@ def _relabel(world, sigma: dict) -> None:
     for frame in g.stack:
         env = frame[2]
         if id(env) not in envs:
-            envs[id(env)] = {k: swap(v) for k, v in env.items()}
+            envs[id(env)] = swap(env)
         frame[2] = envs[id(env)]
-        frame[4] = swap(frame[4])
+        data = frame[4]
+        if type(data) not in flat:
+            frame[4] = swap(data)
 
 
 def _hide_values(world, player: int, unseen, rng) -> None:
