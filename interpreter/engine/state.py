@@ -74,7 +74,7 @@ class State:
         c.layout, c.zbase = self.layout, self.zbase   # derived from the player count and parameters
         c.zones = [z[:] for z in self.zones]
         c.vars = _copy(self.vars)
-        c.pvars = {k: _copy(v) for k, v in self.pvars.items()}
+        c.pvars = {k: v[:] if _PLAIN.issuperset(map(type, v)) else _copy(v) for k, v in self.pvars.items()}
         c.cvars = {k: _copy(v) for k, v in self.cvars.items()} if self.cvars else {}
         c.known = {k: dict(v) for k, v in self.known.items()} if self.known else {}
         c.params = self.params  # never changed during a game
@@ -202,6 +202,7 @@ def _copy_frames(stack):
         key = id(env)
         copy = envs.get(key)
         if copy is None:
-            copy = envs[key] = _copy(env)
+            # _copy's first test, inline: most environments hold plain values only
+            copy = envs[key] = env.copy() if plain.issuperset(map(type, env.values())) else _copy(env)
         out.append([bid, pc, copy, owner, data if type(data) in plain else _copy(data)])
     return out
