@@ -153,7 +153,16 @@ def _relabel(world, sigma: dict) -> None:
             envs[id(env)] = swap(env)
         frame[2] = envs[id(env)]
         data = frame[4]
-        if type(data) not in flat:
+        if type(data) is dict and "chosen" in data:
+            # a simultaneous decision: {"queue": [(player, options)], "chosen": [(player, option)], ...};
+            # an option is (index, arguments), and most options' arguments hold no card
+            frame[4] = held = {k: v if type(v) in flat else swap(v) for k, v in data.items()
+                              if k != "queue" and k != "chosen"}
+            held["queue"] = [(p, tuple([o if flat.issuperset(map(type, o[1])) else (o[0], swap(o[1]))
+                                       for o in opts])) for p, opts in data["queue"]]
+            held["chosen"] = [(p, o if flat.issuperset(map(type, o[1])) else (o[0], swap(o[1])))
+                             for p, o in data["chosen"]]
+        elif type(data) not in flat:
             frame[4] = swap(data)
 
 
