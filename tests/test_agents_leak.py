@@ -1,5 +1,6 @@
 """Bots never peek: for every bundled ruleset, an agent's decision is the same when what its player may
-not see is changed (same agent seed), for the random, greedy and mcts agents.
+not see is changed (same agent seed), for the random, greedy and mcts agents; and deciding leaves the
+game as it was.
 
 At moments of seeded random games, the player to move gets a disguised copy of the game: the cards it
 may not see take each other's identities (wherever the game refers to them, effects in progress
@@ -110,12 +111,15 @@ def test_an_agents_decision_does_not_change_when_what_its_player_may_not_see_cha
     checked = hidden = 0
     for game in moments(rules, players, seed=3):
         p = game.current_player
+        before = game.to_json()
         other = disguised_fully(game, p, rng)
         assert other.view(p) == game.view(p)
         hidden += any(other.state.zones[s][i] != game.state.zones[s][i] for s, i in hidden_positions(game, p))
         for spec in AGENTS:
             assert decide(spec, other, 11) == decide(spec, game, 11), f"{spec} at turn {game.state.turn}"
             checked += 1
+        # a bot's worlds share unchanged data with the game (see State.clone): it must stay as it was
+        assert game.to_json() == before, f"deciding changed the game at turn {game.state.turn}"
     assert checked == MOMENTS * len(AGENTS)
     assert hidden >= 1   # the disguise changed what the player may not see at least once
 

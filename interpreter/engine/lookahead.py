@@ -223,8 +223,8 @@ def _forget_other_commitments(world, player: int) -> None:
         # the player's own options are read from the pending decision; their copy in the queue is never
         # read once they choose last (and would be relabeled for nothing)
         mine = [(q[0], ()) for q in data["queue"] if q[0] == player]
-        data["queue"] = [(p, (option,)) for p, option in others] + mine
-        data["chosen"] = others
+        # replaced, not changed in place: the real game's frame shares it (see State.clone)
+        frame[4] = {**data, "queue": [(p, (option,)) for p, option in others] + mine, "chosen": others}
 
 
 def _reopen_commitments(world, player: int) -> None:
@@ -240,8 +240,7 @@ def _reopen_commitments(world, player: int) -> None:
     node, env, data = world.rs.nodes[frame[3]], frame[2], frame[4]
     mine = [q for q in data["queue"] if q[0] == player]
     others = [(q[0], tuple(node._options(g, env, q[0]))) for q in data["queue"] if q[0] != player]
-    data["queue"] = mine + [q for q in others if q[1]]
-    data["chosen"] = []
+    frame[4] = {**data, "queue": mine + [q for q in others if q[1]], "chosen": []}   # replaced: shared
 
 
 class Sampler:

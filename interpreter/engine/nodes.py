@@ -602,8 +602,8 @@ class Choose(Node):
         if self.players is None:
             self._apply(vm, frame[2], option, player, shared=True)
             return
-        data = frame[4]
-        data["chosen"].append((player, tuple(option)))
+        # the hold's data is never changed in place, but replaced: clones share it (see State.clone)
+        data = frame[4] = {**frame[4], "chosen": frame[4]["chosen"] + [(player, tuple(option))]}
         waiting = data["queue"][len(data["chosen"]):]
         if waiting:
             vm.ask(self.id, waiting[0][0], waiting[0][1])
@@ -623,7 +623,9 @@ class Choose(Node):
             self._apply(vm, env, (opt[0], tuple(opt[1])), p, shared=False)
             return
         first = g.turn % n   # priority rotates with the turn: seat `first` goes first
-        order = sorted(data["chosen"], key=lambda c: (c[0] - first) % n, reverse=True)
+        order = [c for c in data["chosen"] if c[1][0] >= 0]   # a pass does nothing
+        if len(order) > 1:
+            order.sort(key=lambda c: (c[0] - first) % n, reverse=True)
         for p, opt in order:            # pushed last-first, so they run first-first
             self._apply(vm, env, (opt[0], tuple(opt[1])), p, shared=False)
 

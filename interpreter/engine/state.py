@@ -204,5 +204,7 @@ def _copy_frames(stack):
         if copy is None:
             # _copy's first test, inline: most environments hold plain values only
             copy = envs[key] = env.copy() if plain.issuperset(map(type, env.values())) else _copy(env)
-        out.append([bid, pc, copy, owner, data if type(data) in plain else _copy(data)])
+        # a simultaneous decision's data is replaced, never changed in place (engine/nodes.py): shared
+        out.append([bid, pc, copy, owner,
+                    data if type(data) in plain or (type(data) is dict and "chosen" in data) else _copy(data)])
     return out
