@@ -9,6 +9,7 @@ from ..expr.compiler import ELEMENT
 from ..expr.runtime import translate
 from .budget import MAX_OPTIONS, MAX_STEP_ITEMS, MAX_STEP_NODES, in_loop, over_nodes, spend
 from .nodes import MAX_STACK, moved
+from .shuffle import shuffle
 from .state import State
 from .values import PLAYERS, Card, Player, as_players
 
@@ -315,7 +316,7 @@ class Game:
                     g.known.pop(c, None)   # shuffled: where they lie is no longer known
             zones[slot].extend(src)
             src.clear()
-            g.rng.shuffle(zones[slot])
+            shuffle(g.rng, zones[slot])
 
     def stall(self, reason: str) -> None:
         self.finish(reason, [], stalled=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import random
 
+from .shuffle import shuffle
 from .values import Card, Player
 
 WIN = 10 ** 9
@@ -66,12 +67,12 @@ def _deal_unseen(world, player: int, rng) -> None:
                 found.append(k)
     if len(groups) <= 1:   # one type (the common case): every hidden card may be any other
         pool = sorted(before)
-        rng.shuffle(pool)
+        shuffle(rng, pool)
     else:
         pool = before[:]
         for _, places in sorted(groups.items()):
             cards = sorted(before[k] for k in places)
-            rng.shuffle(cards)
+            shuffle(rng, cards)
             for k, c in zip(places, cards):
                 pool[k] = c
     if holes is not None:

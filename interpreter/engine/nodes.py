@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..errors import GameError
 from ..expr.runtime import plus
 from .budget import kept, over_items, size, spend
+from .shuffle import shuffle as shuffle_list
 from .values import Card, as_player, as_players
 
 MAX_STACK = 200
@@ -220,7 +221,7 @@ class Shuffle(Node):
 def shuffle(g, slot) -> None:
     zone = g.zones[slot]
     spend(g, len(zone))
-    g.rng.shuffle(zone)
+    shuffle_list(g.rng, zone)
     if g.known:
         # where each card lies is no longer known to anyone who was shown it
         for c in zone:
