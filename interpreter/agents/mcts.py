@@ -25,6 +25,7 @@ import math
 import random
 import time
 
+from ..engine.draws import below
 from ..engine.lookahead import WIN, determinize, lead, position_value
 from ..engine.values import Card
 from ..errors import GameError
@@ -177,7 +178,7 @@ class MctsAgent(Agent):
                     break
                 node_id, who, options = pending
                 if mine_only is not None and who != mine_only:
-                    world.apply(rng.randrange(len(options)))
+                    world.apply(below(rng, len(options)))
                     last = who
                     continue
                 offered = _offered(pending, labels)
@@ -197,7 +198,7 @@ class MctsAgent(Agent):
                 who = pending[1]
                 if nxt and who == me and last != me:
                     break   # back to the searcher: its next choice is scored, not played at random
-                world.apply(rng.randrange(len(pending[2])))
+                world.apply(below(rng, len(pending[2])))
                 last = who
                 steps += 1
         except GameError:
@@ -248,7 +249,7 @@ class MctsAgent(Agent):
         try:
             world.apply(index)
             while g.pending is not None and g.pending[1] == me and g.pending[0] == pick:
-                world.apply(self.rng.randrange(len(g.pending[2])))   # its items, picked one at a time
+                world.apply(below(self.rng, len(g.pending[2])))   # its items, picked one at a time
             while g.pending is not None and g.pending[0] == node_id and g.pending[1] not in (me, -1):
                 options = g.pending[2]   # another chooser of the same decision: passes (or takes its first)
                 world.apply(len(options) - 1 if options[-1][0] == -1 else 0)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 
+from ..engine.draws import below
 from .base import Agent, Request
 
 
@@ -15,7 +16,7 @@ class RandomAgent(Agent):
         self.rng = random.Random(seed)
 
     def choose(self, request: Request) -> int:
-        return self.rng.randrange(request.count)
+        return below(self.rng, request.count)   # rng.randrange(count), with fewer calls
 
 
 class FirstAgent(Agent):

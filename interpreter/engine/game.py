@@ -9,7 +9,7 @@ from ..expr.compiler import ELEMENT
 from ..expr.runtime import translate
 from .budget import MAX_OPTIONS, MAX_STEP_ITEMS, MAX_STEP_NODES, in_loop, over_nodes, spend
 from .nodes import MAX_STACK, moved
-from .shuffle import shuffle
+from .draws import shuffle
 from .state import State
 from .values import PLAYERS, Card, Player, as_players
 

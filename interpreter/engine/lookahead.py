@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import random
 
-from .shuffle import shuffle
+from .draws import below, shuffle
 from .values import Card, Player
 
 WIN = 10 ** 9
@@ -342,7 +342,7 @@ def option_values(game, player: int, rng, max_trials: int = MAX_TRIALS, value=No
         trial = world.clone(share_rng=True)
         trial.apply(i)
         while trial.state.pending is not None and trial.state.pending[0] == pick and trial.state.pending[1] == player:
-            trial.apply(rng.randrange(trial.option_count()))   # several items: a random completion
+            trial.apply(below(rng, trial.option_count()))   # several items: a random completion
         _settle(trial, node_id, player)
         result = trial.state.result
         if result is not None:

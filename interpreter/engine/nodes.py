@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..errors import GameError
 from ..expr.runtime import plus
 from .budget import kept, over_items, size, spend
-from .shuffle import shuffle as shuffle_list
+from .draws import shuffle as shuffle_list
 from .values import Card, as_player, as_players
 
 MAX_STACK = 200
