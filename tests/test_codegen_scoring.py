@@ -174,21 +174,31 @@ def test_an_error_inside_an_evaluation_is_told_at_the_expression(generated, bad,
 
 @pytest.mark.parametrize("generated", [True, False], ids=["generated", "interpreted"])
 def test_an_evaluation_past_the_work_budget_is_told_at_the_expression_after_the_same_work(generated):
-    rules, where = bank("count(me.hand where value > 2) + sum(me.hand.value)", "sum(me.hand.value)", generated)
+    """Whatever is left of the step's budget, the evaluation succeeds or fails as the expression does, at
+    the same point; `me.hand.value`, read twice, is made once in generated code and paid for twice."""
+    rules, where = bank("count(me.hand where value > 2) + count(distinct(me.hand.value)) + sum(me.hand.value)",
+                        "sum(me.hand.value)", generated)
     g = Game.new(rules, 2, seed=1).state
     value, cost = charged(lambda g: rules.evaluate(g, {"me": 0}, None), g)
-    assert cost == 12   # `where` walks the hand's 4 cards, `.value` 4 and `sum` 4
-    g.work = cost
-    assert position_value(rules)(g, 0) == value and g.work == 0
-    g.work = cost - 1
-    assert raised(position_value(rules), g, 0) == (
-        f"{where['evaluate']}: this step went through more than 1,000,000 list items without a decision "
-        "(see Limits in the language reference)")
-    left = g.work
-    g.work = cost - 1
-    with pytest.raises(GameError):
-        rules.evaluate(g, {"me": 0}, None)
-    assert g.work == left < 0
+    assert cost == 20   # `where` walks the hand's 4 cards, `.value` 4 twice, `distinct` and `sum` 4 each
+    if generated:
+        body = rules.generated.source.split("def V_evaluate")[1].split("def V_parts")[0]
+        assert body.count("[A_value[") == 1   # one list of the values
+    budget = "this step went through more than 1,000,000 list items without a decision (see Limits in the " \
+             "language reference)"
+    for left in range(cost + 1):
+        g.work = left
+        if left < cost:
+            assert raised(position_value(rules), g, 0) == f"{where['evaluate']}: {budget}"
+        else:
+            assert position_value(rules)(g, 0) == value
+        after = g.work
+        g.work = left
+        try:
+            rules.evaluate(g, {"me": 0}, None)
+        except GameError:
+            pass
+        assert g.work == after
 
 
 PAYLOADS = ["'); __import__('os').system('echo pwned'); ('", "\"\"\"; import os; \"\"\"", "x\n__import__('os')"]

@@ -11,7 +11,12 @@ an effect's.
 """
 from __future__ import annotations
 
+import re
+
+from lark import Tree
+
 from ..errors import GameError
+from ..expr.functions import FUNCTIONS
 from ..expr.runtime import translate
 from .emit import comment
 
@@ -68,6 +73,56 @@ def part_values(scoring):
     return scoring.values or interpreted_values([expr for _, expr in scoring.parts])
 
 
+# the cards of a zone read without a walk (a shared zone, or a player's of `me` or of the current player)
+ZONE = re.compile(r"g\.zones\[(\d+|g\.zbase\[\d+\] \+ (me|g\.current))\]\Z")
+
+
+def top_level(tree):
+    """The parts of an expression's tree evaluated in its own scope (not per item, not inside a lambda)."""
+    yield tree
+    if not isinstance(tree, Tree) or tree.data == "lambda_":
+        return
+    kids = tree.children
+    if tree.data == "where":
+        kids = kids[:1]
+    elif tree.data == "call":
+        fn = FUNCTIONS.get(str(kids[0]))
+        per_item = fn.per_item if fn is not None else ()
+        kids = [c for i, c in enumerate(kids[1:]) if i not in per_item]
+    for child in kids:
+        yield from top_level(child)
+
+
+def shared_lists(b, expr):
+    """A card attribute of a zone's cards read more than once in an expression (`me.hand.colour` in
+    `count(distinct(me.hand.colour))` and `counts(me.hand.colour)`): the list is made once, first, and
+    each place that read it pays the walk it paid, where it paid it (`R_walk` of the list, as long as
+    the zone), so values, work and errors stay those of the expression as written. Making the list
+    cannot fail: reading the zone and the attribute table of a card does not.
+    -> (lines that make the lists, {id of each place: (source, kind)} for emit_expr)."""
+    from ..expr.compiler import emit_expr
+    if getattr(expr, "tree", None) is None:
+        return [], {}
+    seen: dict = {}
+    for t in top_level(expr.tree):
+        if isinstance(t, Tree) and t.data == "attr":
+            seen.setdefault(t, []).append(t)
+    before, subst = [], {}
+    for places in seen.values():
+        if len(places) < 2:
+            continue
+        src, kind = emit_expr(expr, b.names, b.ns, {"me": "me"}, tree=places[0], with_kind=True)
+        base = emit_expr(expr, b.names, b.ns, {"me": "me"}, tree=places[0].children[0])
+        tail = f" in R_walk(g, {base})]"
+        if kind != "values" or not src.startswith("[") or not src.endswith(tail) or not ZONE.match(base):
+            continue
+        var = b.ns.fresh("list")
+        before.append(f"{var} = {src[:-len(tail)]} in {base}]")
+        for t in places:
+            subst[id(t)] = (f"R_walk(g, {var})", kind)
+    return before, subst
+
+
 def emit_values(b) -> list:
     """Write `V_evaluate` and `V_parts` for the expressions that kept their checked trees
     -> [(what, function name)], what being "evaluate" or "parts"."""
@@ -80,9 +135,12 @@ def emit_values(b) -> list:
     def guarded(expr, target: str) -> None:
         """`target <value of expr>`, an error told at the expression."""
         from ..expr.compiler import emit_expr
+        before, subst = shared_lists(b, expr)
         lines.add("try:")
         with lines.indent():
-            lines.add(f"{target}{emit_expr(expr, b.names, b.ns, {'me': 'me'})}")
+            for line in before:
+                lines.add(line)
+            lines.add(f"{target}{emit_expr(expr, b.names, b.ns, {'me': 'me'}, subst=subst)}")
         lines.add(f"except {errors} as _x:")
         lines.add(f"    raise {fail}(_x, {b.ns.const(expr, 'K_expr')}) from None")
 
