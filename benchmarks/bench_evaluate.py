@@ -1,9 +1,9 @@
 """Benchmark: one position value (`agents: evaluate`, the score totals) interpreted and generated -> µs per call.
 
-Run: python benchmarks/bench_evaluate.py [--game pit --players 8] [--rounds 15]
+Run: python benchmarks/bench_evaluate.py [--game pit --players 8] [--rounds 21] [--repeat 10]
 
 Positions are taken from a seeded random game (every 5th decision of the first 400). Per round, every
-position is scored for every player three ways, in turn:
+position is scored for every player (`repeat` times) each way, in turn:
 
 - interpreted: the expression called as the bots called it before code generation wrote it
   (`evaluate(g, {"me": p}, None)`, through a lambda as engine/lookahead.position_value made it);
@@ -46,7 +46,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default="pit")
     ap.add_argument("--players", type=int, default=8)
-    ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--rounds", type=int, default=21)
+    ap.add_argument("--repeat", type=int, default=10)
     args = ap.parse_args()
     rules = load(args.game)
     states = positions(rules, args.players)   # the first game generates the ruleset's code
@@ -85,11 +86,11 @@ def main() -> None:
             for g in states:
                 g.work = 10 ** 15
             start = time.process_time()
-            for _ in range(3):
+            for _ in range(args.repeat):
                 run()
-            times[name].append((time.process_time() - start) / 3 / calls * 1e6)
+            times[name].append((time.process_time() - start) / args.repeat / calls * 1e6)
     print(f"{args.game}, {args.players} players: {len(states)} positions, {calls} calls a round, "
-          f"{args.rounds} rounds")
+          f"{args.rounds} rounds of {args.repeat}; CPU time")
     for name, ts in times.items():
         print(f"  {name:28} median {statistics.median(ts):6.2f} µs, lowest {min(ts):6.2f} µs per call")
     for a, b in (("generated", "interpreted"), ("score totals, generated", "score totals, interpreted")):
