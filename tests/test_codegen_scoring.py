@@ -210,7 +210,8 @@ def test_names_and_texts_of_scoring_never_reach_the_source(payload):
     data = yaml.safe_load(BANK.replace("EVALUATE", "count(me.bank)").replace("PART", "0"))
     quote = '"' if '"' not in payload else "'"
     text = payload.replace(quote, "").replace("\n", " ")
-    data["scoring"]["parts"] = {payload: "sum(me.bank.value)", "flag": f"count(me.bank) + ({quote}{text}{quote} == 'x')"}
+    data["scoring"]["parts"] = {payload: "sum(me.bank.value)",
+                                "flag": f"count(me.bank) + ({quote}{text}{quote} == 'x')"}
     data["agents"]["evaluate"] = f"count(me.bank) * 3 + ({quote}{text}{quote} != 'x')"
     rules = load_text(yaml.safe_dump(data), "payload.yaml")
     game = Game.new(rules, 2, seed=1)
