@@ -13,10 +13,7 @@ from __future__ import annotations
 
 import re
 
-from lark import Tree
-
 from ..errors import GameError
-from ..expr.functions import FUNCTIONS
 from ..expr.runtime import translate
 from .emit import comment
 
@@ -79,6 +76,8 @@ ZONE = re.compile(r"g\.zones\[(\d+|g\.zbase\[\d+\] \+ (me|g\.current))\]\Z")
 
 def top_level(tree):
     """The parts of an expression's tree evaluated in its own scope (not per item, not inside a lambda)."""
+    from lark import Tree
+    from ..expr.functions import FUNCTIONS
     yield tree
     if not isinstance(tree, Tree) or tree.data == "lambda_":
         return
@@ -100,6 +99,7 @@ def shared_lists(b, expr):
     the zone), so values, work and errors stay those of the expression as written. Making the list
     cannot fail: reading the zone and the attribute table of a card does not.
     -> (lines that make the lists, {id of each place: (source, kind)} for emit_expr)."""
+    from lark import Tree
     from ..expr.compiler import emit_expr
     if getattr(expr, "tree", None) is None:
         return [], {}
