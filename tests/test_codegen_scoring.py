@@ -201,6 +201,32 @@ def test_an_evaluation_past_the_work_budget_is_told_at_the_expression_after_the_
         assert g.work == after
 
 
+SHARED = [
+    "count(distinct(me.hand.value)) + sum(me.hand.value) + max(me.hand.value)",
+    "(count(me.bank) > 0 and max(me.bank.value) > 4) + sum(me.bank.value)",
+    "max(me.hand.value) if count(me.hand) > 2 else sum(me.hand.value) + count(me.hand.value)",
+    "count(me.hand where value in me.bank.value) + sum(me.bank.value) + max(me.bank.value)",
+    "sum(map(players, p -> sum(p.bank.value))) + sum(me.bank.value) - sum(me.bank.value)",
+    "count(distinct(pile.value)) * 2 + sum(pile.value) + sum(current.hand.value) - sum(current.hand.value)",
+]
+
+
+@pytest.mark.parametrize("evaluate", SHARED)
+def test_a_list_read_twice_is_made_once_and_counts_as_read_twice(evaluate):
+    """Short-circuits, conditions, per-item parts, other players: the generated value and work are the
+    interpreter's at every position of seeded games."""
+    rules, _ = bank(evaluate, "0", True)
+    seen = 0
+    for seed in (1, 2, 3):
+        for g in positions(rules, 2, seed, 12, 1):
+            for p in g.players:
+                assert charged(rules.evaluation, g, p) == charged(lambda g: rules.evaluate(g, {"me": p}, None), g)
+                seen += 1
+    assert seen > 20
+    body = rules.generated.source.split("def V_evaluate")[1].split("def V_parts")[0]
+    assert "_list" in body
+
+
 PAYLOADS = ["'); __import__('os').system('echo pwned'); ('", "\"\"\"; import os; \"\"\"", "x\n__import__('os')"]
 
 

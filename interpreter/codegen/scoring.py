@@ -105,7 +105,7 @@ def shared_lists(b, expr):
         return [], {}
     seen: dict = {}
     for t in top_level(expr.tree):
-        if isinstance(t, Tree) and t.data == "attr":
+        if isinstance(t, Tree) and t.data == "attr" and _zone_like(t.children[0], Tree):
             seen.setdefault(t, []).append(t)
     before, subst = [], {}
     for places in seen.values():
@@ -123,18 +123,27 @@ def shared_lists(b, expr):
     return before, subst
 
 
+def _zone_like(tree, Tree) -> bool:
+    """Whether a tree may name a zone without computing anything (`deck`, `me.hand`, `current.hand`)."""
+    if not isinstance(tree, Tree):
+        return False
+    if tree.data == "name":
+        return True
+    base = tree.children[0] if tree.data == "attr" else None
+    return isinstance(base, Tree) and base.data == "name" and str(base.children[0]) in ("me", "current")
+
+
 def emit_values(b) -> list:
     """Write `V_evaluate` and `V_parts` for the expressions that kept their checked trees
     -> [(what, function name)], what being "evaluate" or "parts"."""
     from .module import has_tree
     rs, lines = b.rs, b.lines
     out = []
-    fail = b.ns.const(located, "R_located")
-    errors = b.ns.const(ERRORS, "R_errors")
 
     def guarded(expr, target: str) -> None:
         """`target <value of expr>`, an error told at the expression."""
         from ..expr.compiler import emit_expr
+        fail, errors = b.ns.const(located, "R_located"), b.ns.const(ERRORS, "R_errors")
         before, subst = shared_lists(b, expr)
         lines.add("try:")
         with lines.indent():
