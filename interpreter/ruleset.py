@@ -77,12 +77,14 @@ class Scoring:
 
     parts: list = field(default_factory=list)         # [(name, Compiled)]
     tie_breakers: list = field(default_factory=list)  # [(text, Compiled)]
+    values: object = None   # the parts' values as f(g, me) -> list: generated code, once prepared (codegen/scoring.py)
 
     def score(self, game, g) -> list:
+        from .codegen.scoring import part_values
+        values, names = part_values(self), [name for name, _ in self.parts]
         out = []
         for p in g.players:
-            env = {"me": p}
-            row = {name: expr(g, env, None) for name, expr in self.parts}
+            row = dict(zip(names, values(g, p)))
             row["total"] = sum(v for v in row.values() if isinstance(v, int) and not isinstance(v, bool))
             out.append(row)
         return out
@@ -156,6 +158,7 @@ class Ruleset:
         self.reindex_blocks()
         self._layouts = {}
         self.generated = None   # the generated module (interpreter/codegen), written when a game starts
+        self.evaluation = None  # `evaluate` as generated code f(g, me), once prepared (codegen/scoring.py)
         # card variables that go back to their default when their card changes zone
         self.card_resets = [(name, spec.value) for name, spec in self.card_vars.items() if not spec.keep]
 

@@ -19,6 +19,7 @@ from ..expr.compiler import new_namespace
 from .effects import Fuser
 from .emit import Lines, build, comment
 from .options import emit_options, emit_step
+from .scoring import emit_values, install_values
 from .turns import emit_turns
 
 NOT_COMPUTED = object()
@@ -200,6 +201,7 @@ def prepare(rs) -> None:
             emit_ends(b, node, fname)
             lines.node = None
             ends.append((node, fname))
+    valued = emit_values(b)
     fuser = Fuser(b)
     roles = block_roles(rs)
     runs = []   # (block id, start, end, function name)
@@ -237,6 +239,7 @@ def prepare(rs) -> None:
         choice.listed = values[fname]
     for node, fname in ends:
         node.first_end = values[fname]
+    install_values(rs, values, valued)
     for node, fname in fused:
         node.fused, node.generated = values[fname], generated
     edited = {}   # id(old block) -> (old block, its nodes with segments in)

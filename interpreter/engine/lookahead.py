@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import random
 
+from ..codegen.scoring import evaluation, part_values
 from .draws import below, shuffle
 from .values import Card, Player
 
@@ -269,18 +270,13 @@ def evaluator(rs, by: str = "auto"):
     ruleset's `agents: evaluate` (by="evaluate", or "auto" where it declares one), else each player's
     score total (by="score", or "auto"); None when the ruleset has neither."""
     if rs.evaluate is not None and by != "score":
-        evaluate = rs.evaluate
-        return lambda g: [evaluate(g, {"me": p}, None) for p in g.players]
+        evaluate = evaluation(rs)
+        return lambda g: [evaluate(g, p) for p in g.players]
     if rs.scoring.parts and by != "evaluate":
-        parts = rs.scoring.parts
+        values = part_values(rs.scoring)
 
         def totals(g):
-            out = []
-            for p in g.players:
-                env = {"me": p}
-                out.append(sum(v for v in (expr(g, env, None) for _, expr in parts)
-                               if type(v) is int or type(v) is float))
-            return out
+            return [sum(v for v in values(g, p) if type(v) is int or type(v) is float) for p in g.players]
         return totals
     return None
 
@@ -305,8 +301,7 @@ def position_value(rs, by: str = "auto"):
     """What the greedy bot maximises, as value(game state, player): the ruleset's `agents: evaluate` for
     the player; without one (or by="score"), the player's score total minus the best total of the others."""
     if rs.evaluate is not None and by != "score":
-        evaluate = rs.evaluate
-        return lambda g, p: evaluate(g, {"me": p}, None)
+        return evaluation(rs)
     totals = evaluator(rs, "score")
     if totals is None:
         return None

@@ -1,0 +1,187 @@
+"""A ruleset's position values (`agents: evaluate`, the score parts) -> functions of (game state, player).
+
+Bots score positions many times a decision, and final scoring runs at every game's end: where the
+expressions kept their checked trees, code generation writes them as `V_evaluate(g, me)` (the value of
+`agents: evaluate` for player `me`) and `V_parts(g, me)` (the values of the score parts, in order), with
+`me` a Python variable rather than an environment built per call. They are the same expressions, so
+they compute the same values and pay the same work budget. Without generated code (an expression
+without a tree, a ruleset run with `generated = "off"`), the expressions are called as before with
+`me` bound. Either way an error is told at the expression (file, line and column), as the VM tells
+an effect's.
+"""
+from __future__ import annotations
+
+import re
+
+from ..errors import GameError
+from ..expr.runtime import translate
+from .emit import comment
+
+# what an expression may raise on a game's values (the VM catches the same; see engine/game.py)
+ERRORS = (GameError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError,
+          OverflowError, RecursionError)
+
+
+def located(exc, expr) -> GameError:
+    """`exc`, raised while `expr` ran, told at the expression: its location, then the error in the
+    author's words."""
+    if isinstance(exc, GameError):
+        if getattr(exc, "located", False) or expr.loc is None:
+            return exc
+        out = GameError(f"{expr.loc}: {exc}", exc.code)
+    else:
+        out = GameError(f"{expr.loc or '?'}: ruleset error in '{expr.text}': {translate(exc)}", "runtime")
+    out.located = True
+    return out
+
+
+def interpreted_value(expr):
+    """value(g, me) of one expression called as the engine calls an expression, with `me` bound."""
+    def value(g, me):
+        try:
+            return expr(g, {"me": me}, None)
+        except ERRORS as exc:
+            raise located(exc, expr) from None
+    return value
+
+
+def interpreted_values(exprs):
+    """values(g, me): the list of the expressions' values for player `me`, in order."""
+    def values(g, me):
+        env, out = {"me": me}, []
+        for expr in exprs:
+            try:
+                out.append(expr(g, env, None))
+            except ERRORS as exc:
+                raise located(exc, expr) from None
+        return out
+    return values
+
+
+def evaluation(rs):
+    """The ruleset's `agents: evaluate` as value(g, player), or None when it declares none."""
+    if rs.evaluate is None:
+        return None
+    return rs.evaluation or interpreted_value(rs.evaluate)
+
+
+def part_values(scoring):
+    """The score parts as values(g, player) -> [value of each part, in order]."""
+    return scoring.values or interpreted_values([expr for _, expr in scoring.parts])
+
+
+# the cards of a zone read without a walk (a shared zone, or a player's of `me` or of the current player)
+ZONE = re.compile(r"g\.zones\[(\d+|g\.zbase\[\d+\] \+ (me|g\.current))\]\Z")
+
+
+def top_level(tree):
+    """The parts of an expression's tree evaluated in its own scope (not per item, not inside a lambda)."""
+    from lark import Tree
+    from ..expr.functions import FUNCTIONS
+    yield tree
+    if not isinstance(tree, Tree) or tree.data == "lambda_":
+        return
+    kids = tree.children
+    if tree.data == "where":
+        kids = kids[:1]
+    elif tree.data == "call":
+        fn = FUNCTIONS.get(str(kids[0]))
+        per_item = fn.per_item if fn is not None else ()
+        kids = [c for i, c in enumerate(kids[1:]) if i not in per_item]
+    for child in kids:
+        yield from top_level(child)
+
+
+def shared_lists(b, expr):
+    """A card attribute of a zone's cards read more than once in an expression (`me.hand.colour` in
+    `count(distinct(me.hand.colour))` and `counts(me.hand.colour)`): the list is made once, first, and
+    each place that read it pays the walk it paid, where it paid it (`R_walk` of the list, as long as
+    the zone), so values, work and errors stay those of the expression as written. Making the list
+    cannot fail: reading the zone and the attribute table of a card does not.
+    -> (lines that make the lists, {id of each place: (source, kind)} for emit_expr)."""
+    from lark import Tree
+    from ..expr.compiler import emit_expr
+    if getattr(expr, "tree", None) is None:
+        return [], {}
+    seen: dict = {}
+    for t in top_level(expr.tree):
+        if isinstance(t, Tree) and t.data == "attr" and _zone_like(t.children[0], Tree):
+            seen.setdefault(t, []).append(t)
+    before, subst = [], {}
+    for places in seen.values():
+        if len(places) < 2:
+            continue
+        src, kind = emit_expr(expr, b.names, b.ns, {"me": "me"}, tree=places[0], with_kind=True)
+        base = emit_expr(expr, b.names, b.ns, {"me": "me"}, tree=places[0].children[0])
+        tail = f" in R_walk(g, {base})]"
+        if kind != "values" or not src.startswith("[") or not src.endswith(tail) or not ZONE.match(base):
+            continue
+        var = b.ns.fresh("list")
+        before.append(f"{var} = {src[:-len(tail)]} in {base}]")
+        for t in places:
+            subst[id(t)] = (f"R_walk(g, {var})", kind)
+    return before, subst
+
+
+def _zone_like(tree, Tree) -> bool:
+    """Whether a tree may name a zone without computing anything (`deck`, `me.hand`, `current.hand`)."""
+    if not isinstance(tree, Tree):
+        return False
+    if tree.data == "name":
+        return True
+    base = tree.children[0] if tree.data == "attr" else None
+    return isinstance(base, Tree) and base.data == "name" and str(base.children[0]) in ("me", "current")
+
+
+def emit_values(b) -> list:
+    """Write `V_evaluate` and `V_parts` for the expressions that kept their checked trees
+    -> [(what, function name)], what being "evaluate" or "parts"."""
+    from .module import has_tree
+    rs, lines = b.rs, b.lines
+    out = []
+
+    def guarded(expr, target: str) -> None:
+        """`target <value of expr>`, an error told at the expression."""
+        from ..expr.compiler import emit_expr
+        fail, errors = b.ns.const(located, "R_located"), b.ns.const(ERRORS, "R_errors")
+        before, subst = shared_lists(b, expr)
+        lines.add("try:")
+        with lines.indent():
+            for line in before:
+                lines.add(line)
+            lines.add(f"{target}{emit_expr(expr, b.names, b.ns, {'me': 'me'}, subst=subst)}")
+        lines.add(f"except {errors} as _x:")
+        lines.add(f"    raise {fail}(_x, {b.ns.const(expr, 'K_expr')}) from None")
+
+    lines.node = None
+    if rs.evaluate is not None and has_tree(rs.evaluate):
+        fname = b.ns.fresh_global("V_evaluate")
+        lines.add(comment("how good the position is for player me: the ruleset's 'agents: evaluate' (bots)"))
+        lines.add(f"def {fname}(g, me):")
+        with lines.indent():
+            guarded(rs.evaluate, "return ")
+        lines.add("")
+        out.append(("evaluate", fname))
+    parts = [expr for _, expr in rs.scoring.parts]
+    if parts and all(has_tree(expr) for expr in parts):
+        fname = b.ns.fresh_global("V_parts")
+        lines.add(comment("the score parts of player me, in order (final scoring; bots without 'evaluate')"))
+        lines.add(f"def {fname}(g, me):")
+        names = []
+        with lines.indent():
+            for expr in parts:
+                names.append(b.ns.fresh("part"))
+                guarded(expr, f"{names[-1]} = ")
+            lines.add(f"return [{', '.join(names)}]")
+        lines.add("")
+        out.append(("parts", fname))
+    return out
+
+
+def install_values(rs, values: dict, written: list) -> None:
+    """Put the compiled functions where `evaluation` and `part_values` find them."""
+    for what, fname in written:
+        if what == "evaluate":
+            rs.evaluation = values[fname]
+        else:
+            rs.scoring.values = values[fname]

@@ -1,0 +1,259 @@
+"""Position values as generated code (codegen/scoring.py): `agents: evaluate` and the score parts give the
+interpreter's numbers and pay its work budget, tell errors at the expression, and keep author text out of
+the source."""
+from __future__ import annotations
+
+import random
+
+import pytest
+import yaml
+
+from interpreter import Game, GameError, load, load_text
+from interpreter.agents import make_agent
+from interpreter.agents.base import Request
+from interpreter.codegen import python_source
+from interpreter.engine.lookahead import evaluator, position_value
+from helpers import shipped_rulesets
+
+SCORED = shipped_rulesets()   # every bundled ruleset declares `evaluate` or score parts (its own or its base's)
+
+
+def positions(rules, players: int, seed: int, steps: int = 160, every: int = 8):
+    """States of a seeded random game, every few decisions (copies: the game goes on)."""
+    game = Game.new(rules, players, seed=seed, record=False)
+    rng = random.Random(seed)
+    out = []
+    for i in range(steps):
+        if game.is_over:
+            break
+        if i % every == 0:
+            out.append(game.clone().state)
+        game.apply(rng.randrange(game.option_count()))
+    return out + [game.state]
+
+
+def charged(fn, g, *args):
+    """fn's value and the work it took from the step's budget."""
+    g.work = 500_000
+    value = fn(g, *args)
+    return value, 500_000 - g.work
+
+
+@pytest.mark.parametrize("path", SCORED, ids=lambda p: p.stem)
+def test_generated_values_are_the_interpreters_with_the_same_work(path):
+    rules = load(str(path))
+    parts = [expr for _, expr in rules.scoring.parts]
+    if rules.evaluate is None and not parts:
+        pytest.skip("neither 'agents: evaluate' nor score parts")
+    Game.new(rules, rules.min_players, seed=0)   # code is generated when the first game starts
+    assert (rules.evaluation is not None) == (rules.evaluate is not None)
+    assert (rules.scoring.values is not None) == bool(parts)
+    checked = 0
+    for players in sorted({rules.min_players, rules.max_players}):
+        for seed in (1, 2):
+            for g in positions(rules, players, seed):
+                for p in g.players:
+                    if rules.evaluate is not None:
+                        want = charged(lambda g: rules.evaluate(g, {"me": p}, None), g)
+                        assert charged(rules.evaluation, g, p) == want
+                    if parts:
+                        want = charged(lambda g: [expr(g, {"me": p}, None) for expr in parts], g)
+                        assert charged(rules.scoring.values, g, p) == want
+                    checked += 1
+    assert checked > 20
+
+
+@pytest.mark.parametrize("path", SCORED, ids=lambda p: p.stem)
+def test_bots_and_final_scoring_see_the_same_numbers_with_or_without_generated_code(path):
+    fast, slow = load(str(path)), load(str(path))
+    slow.generated = "off"
+    players = fast.max_players
+    for seed in (3, 4):
+        a, b = positions(fast, players, seed, 200, 25), positions(slow, players, seed, 200, 25)
+        assert slow.evaluation is None and slow.scoring.values is None
+        for ga, gb in zip(a, b):
+            for by in ("evaluate", "score"):
+                if evaluator(fast, by) is not None:
+                    assert evaluator(fast, by)(ga) == evaluator(slow, by)(gb)
+                    assert [position_value(fast, by)(ga, p) for p in ga.players] == \
+                           [position_value(slow, by)(gb, p) for p in gb.players]
+            assert fast.scoring.score(None, ga) == slow.scoring.score(None, gb)
+
+
+BANK = """
+name: bank
+players: {min: 2, max: 2}
+components:
+  coin:
+    label: "coin {value}"
+    in: pile
+    cards:
+      - {each: {value: [1, 2, 3, 4, 5, 6, 7, 8]}}
+zones:
+  pile: {visibility: count}
+  hand: {per_player: true, visibility: owner}
+  bank: {per_player: true}
+setup:
+  - shuffle: pile
+  - deal: {from: pile, to: hand, count: 4}
+actions:
+  keep:
+    args: {coin: me.hand}
+    label: "bank {coin}"
+    do: [{move: {cards: coin, from: me.hand, to: me.bank}}]
+flow:
+  ends: [{when: 'all(players, count(it.hand) == 0)'}]
+  round: {turn: {steps: [keep]}}
+scoring:
+  parts:
+    coins: sum(me.bank.value)
+    rate: PART
+agents:
+  evaluate: EVALUATE
+"""
+
+
+def bank(evaluate: str, part: str, generated: bool):
+    text = BANK.replace("EVALUATE", evaluate).replace("PART", part)
+    rules = load_text(text, "bank.yaml")
+    if not generated:
+        rules.generated = "off"
+    lines = text.splitlines()
+    where = {}
+    for key, expr in (("evaluate", evaluate), ("rate", part)):
+        line = next(i for i, t in enumerate(lines) if t.strip().startswith(f"{key}: {expr}"))
+        where[key] = f"bank.yaml:{line + 1}:{lines[line].index(expr) + 1}"
+    return rules, where
+
+
+def raised(fn, *args) -> str:
+    with pytest.raises(GameError) as info:
+        fn(*args)
+    return str(info.value)
+
+
+@pytest.mark.parametrize("generated", [True, False], ids=["generated", "interpreted"])
+@pytest.mark.parametrize("bad,evaluate,part,message", [
+    ("evaluate", "me.bank[1].value", "count(me.bank) * 2", "[1] is past the end of a list of 0 items"),
+    ("rate", "count(me.bank) * 2", "me.bank[1].value", "[1] is past the end of a list of 0 items"),
+    ("evaluate", "100 / (count(me.bank) - count(me.bank))", "count(me.bank)",
+     "ruleset error in '100 / (count(me.bank) - count(me.bank))': division by zero"),
+    ("rate", "count(me.bank)", "7 % count(me.bank)", "ruleset error in '7 % count(me.bank)': division by zero"),
+    ("evaluate", "1000000 * 1000000 * 1000000 * (count(me.hand) + 2)", "0",
+     "a number grew past 1,000,000,000,000,000,000 (10^18)"),
+])
+def test_an_error_inside_an_evaluation_is_told_at_the_expression(generated, bad, evaluate, part, message):
+    """Wherever the position is scored (a bot's value, the score totals, final scoring, a greedy bot's
+    choice), the error names the expression's file, line and column, then says what went wrong in the
+    words the expression itself raises."""
+    rules, where = bank(evaluate, part, generated)
+    game = Game.new(rules, 2, seed=1)
+    g, p = game.state, game.current_player
+    told = f"{where[bad]}: {message}"
+    later = told.replace("of 0 items", "of 1 item")   # a bot's lookahead scores the bank after one coin
+    if bad == "evaluate":
+        assert raised(position_value(rules), g, p) == told
+        assert raised(evaluator(rules), g) == told
+        assert raised(make_agent("greedy", 1).choose, Request(game, p)) == later
+        assert position_value(rules, "score")(g, p) == 0
+    else:
+        assert raised(position_value(rules, "score"), g, p) == told
+        assert raised(rules.scoring.score, game, g) == told
+        assert raised(make_agent("greedy:by=score", 1).choose, Request(game, p)) == later
+        assert position_value(rules)(g, p) == 0
+    expr = rules.evaluate if bad == "evaluate" else rules.scoring.parts[1][1]
+    try:   # the expression alone: what the message says after its location
+        expr(g, {"me": p}, None)
+    except GameError as exc:
+        assert told == f"{where[bad]}: {exc}"
+    except ZeroDivisionError:
+        assert told.endswith(": division by zero")
+    else:
+        raise AssertionError("the expression did not fail")
+
+
+@pytest.mark.parametrize("generated", [True, False], ids=["generated", "interpreted"])
+def test_an_evaluation_past_the_work_budget_is_told_at_the_expression_after_the_same_work(generated):
+    """Whatever is left of the step's budget, the evaluation succeeds or fails as the expression does, at
+    the same point; `me.hand.value`, read twice, is made once in generated code and paid for twice."""
+    rules, where = bank("count(me.hand where value > 2) + count(distinct(me.hand.value)) + sum(me.hand.value)",
+                        "sum(me.hand.value)", generated)
+    g = Game.new(rules, 2, seed=1).state
+    value, cost = charged(lambda g: rules.evaluate(g, {"me": 0}, None), g)
+    assert cost == 20   # `where` walks the hand's 4 cards, `.value` 4 twice, `distinct` and `sum` 4 each
+    if generated:
+        body = rules.generated.source.split("def V_evaluate")[1].split("def V_parts")[0]
+        assert body.count("[A_value[") == 1   # one list of the values
+    budget = "this step went through more than 1,000,000 list items without a decision (see Limits in the " \
+             "language reference)"
+    for left in range(cost + 1):
+        g.work = left
+        if left < cost:
+            assert raised(position_value(rules), g, 0) == f"{where['evaluate']}: {budget}"
+        else:
+            assert position_value(rules)(g, 0) == value
+        after = g.work
+        g.work = left
+        try:
+            rules.evaluate(g, {"me": 0}, None)
+        except GameError:
+            pass
+        assert g.work == after
+
+
+SHARED = [
+    "count(distinct(me.hand.value)) + sum(me.hand.value) + max(me.hand.value)",
+    "(count(me.bank) > 0 and max(me.bank.value) > 4) + sum(me.bank.value)",
+    "max(me.hand.value) if count(me.hand) > 2 else sum(me.hand.value) + count(me.hand.value)",
+    "count(me.hand where value in me.bank.value) + sum(me.bank.value) + max(me.bank.value)",
+    "sum(map(players, p -> sum(p.bank.value))) + sum(me.bank.value) - sum(me.bank.value)",
+    "count(distinct(pile.value)) * 2 + sum(pile.value) + sum(current.hand.value) - sum(current.hand.value)",
+]
+
+
+@pytest.mark.parametrize("evaluate", SHARED)
+def test_a_list_read_twice_is_made_once_and_counts_as_read_twice(evaluate):
+    """Short-circuits, conditions, per-item parts, other players: the generated value and work are the
+    interpreter's at every position of seeded games."""
+    rules, _ = bank(evaluate, "0", True)
+    seen = 0
+    for seed in (1, 2, 3):
+        for g in positions(rules, 2, seed, 12, 1):
+            for p in g.players:
+                assert charged(rules.evaluation, g, p) == charged(lambda g: rules.evaluate(g, {"me": p}, None), g)
+                seen += 1
+    assert seen > 20
+    body = rules.generated.source.split("def V_evaluate")[1].split("def V_parts")[0]
+    assert "_list" in body
+
+
+PAYLOADS = ["'); __import__('os').system('echo pwned'); ('", "\"\"\"; import os; \"\"\"", "x\n__import__('os')"]
+
+
+@pytest.mark.parametrize("payload", PAYLOADS)
+def test_names_and_texts_of_scoring_never_reach_the_source(payload):
+    """A part's name is a key of the score table only; a text in an expression is a namespace constant."""
+    data = yaml.safe_load(BANK.replace("EVALUATE", "count(me.bank)").replace("PART", "0"))
+    quote = '"' if '"' not in payload else "'"
+    text = payload.replace(quote, "").replace("\n", " ")
+    data["scoring"]["parts"] = {payload: "sum(me.bank.value)",
+                                "flag": f"count(me.bank) + ({quote}{text}{quote} == 'x')"}
+    data["agents"]["evaluate"] = f"count(me.bank) * 3 + ({quote}{text}{quote} != 'x')"
+    rules = load_text(yaml.safe_dump(data), "payload.yaml")
+    game = Game.new(rules, 2, seed=1)
+    source = rules.generated.source
+    assert "__import__" not in source and "import os" not in source and "pwned" not in source
+    assert "def V_evaluate" in source and "def V_parts" in source
+    game.apply(0)
+    p = game.state.players[0]
+    coin = rules.cards[game.state.zones[rules.zone_slot("bank", 2, p)][0]]["value"]
+    assert rules.scoring.score(game, game.state)[p] == {payload: coin, "flag": 1, "total": coin + 1}
+    assert position_value(rules)(game.state, p) == 4
+
+
+def test_explain_python_shows_the_evaluation_functions_with_what_they_are():
+    source = python_source(load("pit"))
+    lines = source.splitlines()
+    for name, words in (("def V_evaluate", "'agents: evaluate'"), ("def V_parts", "the score parts")):
+        at = next(i for i, line in enumerate(lines) if line.startswith(name))
+        assert lines[at - 1].startswith("# ") and words in lines[at - 1]
