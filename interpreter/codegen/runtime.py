@@ -203,6 +203,59 @@ def any_eq(items, table, value):
     return value in [table[x] for x in items]
 
 
+def groups_by(items, table):
+    """groups(items, attr): the items split into lists by a card attribute's value, in first-seen order."""
+    groups = {}
+    for x in items:
+        groups.setdefault(table[x], []).append(x)
+    return list(groups.values())
+
+
+def take_while_eq(items, table, value):
+    """take_while(items, attr == value)."""
+    i = 0
+    for x in items:
+        if table[x] != value:
+            break
+        i += 1
+    return _slice(items, 0, i)
+
+
+def take_while_ne(items, table, value):
+    """take_while(items, attr != value)."""
+    i = 0
+    for x in items:
+        if table[x] == value:
+            break
+        i += 1
+    return _slice(items, 0, i)
+
+
+def drop_while_eq(items, table, value):
+    """drop_while(items, attr == value)."""
+    i = 0
+    for x in items:
+        if table[x] != value:
+            break
+        i += 1
+    return _slice(items, i, None)
+
+
+def drop_while_ne(items, table, value):
+    """drop_while(items, attr != value)."""
+    i = 0
+    for x in items:
+        if table[x] == value:
+            break
+        i += 1
+    return _slice(items, i, None)
+
+
+def _slice(items, i, j):
+    """A new list of items[i:j] (of a list, a tuple or a text, as the builtins' loops make it)."""
+    return items[i:j] if type(items) is list else list(items[i:j])
+
+
 def per_eq(impl, items, table, value):
     return impl(items, lambda x: table[x] == value)
 
@@ -218,6 +271,8 @@ HELPERS = {
     "R_card_var": card_var, "R_player_zone": player_zone, "R_player_var": player_var, "R_family": family,
     "R_player_family": player_family, "R_numbered": numbered, "R_keyed": keyed, "R_any_eq": any_eq,
     "R_per_eq": per_eq, "R_per_ne": per_ne, "R_snapshot": snapshot, "R_count_distinct": count_distinct,
+    "R_groups_by": groups_by, "R_take_while_eq": take_while_eq, "R_take_while_ne": take_while_ne,
+    "R_drop_while_eq": drop_while_eq, "R_drop_while_ne": drop_while_ne,
 }
 HELPERS.update({f"F_{name}": fn.impl for name, fn in FUNCTIONS.items()})
 HELPERS.update({f"W_{name}": _walker(name, FUNCTIONS[name].impl)

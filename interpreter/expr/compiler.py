@@ -6,6 +6,7 @@ source into one function; code generation (interpreter/codegen) emits the same t
 larger generated functions, with local names as Python variables (see `emit_expr`)."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from lark import Tree
@@ -13,7 +14,7 @@ from lark import Tree
 from ..codegen.emit import Namespace, build, key, local_name
 from ..codegen.runtime import HELPERS
 from ..errors import did_you_mean
-from .functions import FUNCTIONS
+from .functions import FUNCTIONS, MAX_RANGE
 from .parser import ExprError, _names_in, _offset, parse  # noqa: F401  (ExprError, parse: re-exported)
 
 BUILTIN_NAMES = {
@@ -224,6 +225,8 @@ def capped(src: str, ns) -> str:
     return f"({v} if -R_MAX <= ({v} := {src}) <= R_MAX else R_too_large({v}))"
 
 
+_MEMBERS = re.compile(r"g\.zones\[(\d+):(\d+)\]")   # the source of a family of a fixed size (see _members)
+_END_OF = re.compile(r"F_(first|last)\((.+)\)")   # the source of first(xs) or last(xs)
 RANDOM_FUNCTIONS = {"random", "sample"}
 COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 # Functions whose cost grows with their first argument, a list: each call pays its length.
@@ -368,6 +371,11 @@ class _Compiler:
             if kind == "card":
                 if simple(base):
                     return f"(None if {base} is None else {table}[{base}])", "value"
+                end = _END_OF.fullmatch(base)
+                if end is not None and simple(end[2]) and not end[2].isdigit():
+                    # first(xs).attr of a list in a variable: no call for the card nor for its attribute
+                    xs, i = end[2], "0" if end[1] == "first" else "-1"
+                    return f"({table}[{xs}[{i}]] if {xs} and {xs}[{i}] is not None else None)", "value"
                 return f"R_attr1({table}, {base})", "value"
             if kind == "cards":
                 item = self.ns.fresh("c")
@@ -636,8 +644,7 @@ class _Compiler:
                     # A bare attribute per item (`groups(me.hand, suit)`): look it up directly.
                     attr = str(a.children[0])
                     self.names.used.add(("attr", attr))
-                    table = self.names.card_attrs[attr]
-                    args.append(("key", self.ns.const(table.__getitem__, "A_" + attr + "_of", ("getitem", id(table)))))
+                    args.append(("key", attr))
                     kinds.append("any")
                     continue
                 fused = self._fused_test(a, inner)
@@ -726,14 +733,30 @@ class _Compiler:
             return f"{impl}(g, {', '.join(values)})"
         if not fn.per_item:
             if fn.name == "range":
+                if all(v.isdigit() for v in values):
+                    lo, hi = (0, int(values[0])) if len(values) == 1 else (int(values[0]), int(values[1]))
+                    if hi - lo <= MAX_RANGE:
+                        # of numbers known at load: one list (nothing changes a list an expression returns)
+                        return f"R_made(g, {self.ns.const(list(range(lo, hi)), 'K_range')})"
                 return f"R_made(g, {impl}({', '.join(values)}))"   # a range pays for the list it makes
             joined = ", ".join(values)
+            members = _MEMBERS.fullmatch(joined)
+            if fn.name == "count" and members is not None:
+                return repr(int(members[2]) - int(members[1]))   # a family of a fixed size
             if fn.name == "count" and joined.startswith("W_distinct(g, ") and joined.endswith(")"):
                 return f"W_count_distinct(g, {joined[len('W_distinct(g, '):-1]})"   # how many differ: no order needed
             return f"len({joined})" if fn.name == "count" else f"{impl}({joined})"
         (_, src), (how, per) = args
         if how == "key":
-            return f"{impl}({walked(src)}, {per})"
+            # a bare card attribute per item: looked up in its table, without a call per item
+            if fn.name == "groups":
+                return f"R_groups_by({walked(src)}, {self.table(per)})"
+            if fn.name == "map":
+                item = self.ns.fresh("x")
+                return f"[{self.table(per)}[{item}] for {item} in {walked(src)}]"
+            table = self.names.card_attrs[per]
+            getter = self.ns.const(table.__getitem__, "A_" + per + "_of", ("getitem", id(table)))
+            return f"{impl}({walked(src)}, {getter})"
         if how == "fused":
             table, op, value = per
             if fn.name in ("any", "all") and simple(value):
@@ -741,6 +764,12 @@ class _Compiler:
                 return f"{fn.name}({table}[{item}] {op} {value} for {item} in {walked(src)})"
             if fn.name == "any" and op == "==":
                 return f"R_any_eq({walked(src)}, {table}, {value})"
+            if fn.name == "filter" and simple(value):
+                item = self.ns.fresh("x")
+                return f"[{item} for {item} in {walked(src)} if {table}[{item}] {op} {value}]"
+            if fn.name in ("take_while", "drop_while"):
+                # the items up to (or from) the first that fails the test, without a call per item
+                return f"R_{fn.name}_{'eq' if op == '==' else 'ne'}({walked(src)}, {table}, {value})"
             return f"R_per_{'eq' if op == '==' else 'ne'}({impl}, {walked(src)}, {table}, {value})"
         item, body = per
         if fn.name in ("any", "all"):
