@@ -38,8 +38,9 @@ actions:
 BIG = 10**6
 
 
-def run(text, xs=None):
-    """(value, work paid) of an expression in a fixed position, or (its error, work paid)."""
+def run(text, xs=None, work=None):
+    """(value, work paid) of an expression in a fixed position, or (its error, work paid); with `work`,
+    (value or error, work left) when the step had that much work left."""
     g = Game.new(RULES, 2, seed=0)
     z = g.state.zones
     for s in range(len(z)):
@@ -47,12 +48,12 @@ def run(text, xs=None):
     z[RULES.zone_slot("deck", 2)] = [0, 1, 2, 3, 5, 4]    # r1 r2 g3 g4 r6 b5
     z[RULES.zone_slot("row", 2, index=0)] = [2, 5]        # g3 r6
     fn = RULES.expression(text, xs="cards") if "xs" in text else RULES.expression(text)
-    g.state.work = BIG
+    g.state.work = BIG if work is None else work
     try:
         value = fn(g.state, {"me": 0, "xs": xs}, None)
     except Exception as exc:   # the same error as the general form gives, word for word
         value = f"{type(exc).__name__}: {exc}"
-    return value, BIG - g.state.work
+    return (value, BIG - g.state.work) if work is None else (value, g.state.work)
 
 
 VALUES = [
@@ -74,6 +75,13 @@ VALUES = [
     ('filter(deck, colour == "r")', [0, 1, 5], 6),
     ('filter(deck, colour != "r")', [2, 3, 4], 6),
     ('filter(deck, colour == first(row[0]).colour)', [2, 3], 6),
+    ('distinct(deck.colour)', ['r', 'g', 'b'], 12),
+    ('counts(deck.colour)', [3, 2, 1], 12),
+    ('count(distinct(deck.colour))', 3, 12),
+    ('distinct(pile.colour)', [], 0),
+    ('counts(row[0].value)', [1, 1], 4),
+    ('count(distinct(row[1].colour))', 0, 0),
+    ('count(counts(deck.colour) where it >= 2)', 2, 15),
     ('count(row)', 3, 0),
     ('range(count(row))', [0, 1, 2], 3),
     ('range(2, 5)', [2, 3, 4], 3),
@@ -121,6 +129,18 @@ WITH_XS = [
         ([], 0), ([[1]], 1), ([[4], [2], [0]], 3), ([[3]], 1), (NOT_AN_INDEX + 'NoneType', 2),
         (NOT_AN_INDEX + 'NoneType', 2), (NOT_A_LIST, 0), (NOT_A_LIST, 0), (NOT_AN_INDEX + 'str', 2),
     ]),
+    ('distinct(xs.colour)', [
+        ([], 0), (['r'], 2), (['b', 'g', 'r'], 6), (['g'], 2), (NOT_AN_INDEX + 'NoneType', 2),
+        (NOT_AN_INDEX + 'NoneType', 2), (NOT_A_LIST, 0), (NOT_A_LIST, 0), (NOT_AN_INDEX + 'str', 2),
+    ]),
+    ('counts(xs.colour)', [
+        ([], 0), ([1], 2), ([1, 1, 1], 6), ([1], 2), (NOT_AN_INDEX + 'NoneType', 2),
+        (NOT_AN_INDEX + 'NoneType', 2), (NOT_A_LIST, 0), (NOT_A_LIST, 0), (NOT_AN_INDEX + 'str', 2),
+    ]),
+    ('count(distinct(xs.colour))', [
+        (0, 0), (1, 2), (3, 6), (1, 2), (NOT_AN_INDEX + 'NoneType', 2),
+        (NOT_AN_INDEX + 'NoneType', 2), (NOT_A_LIST, 0), (NOT_A_LIST, 0), (NOT_AN_INDEX + 'str', 2),
+    ]),
     ('map(xs, value)', [
         ([], 0), ([2], 1), ([5, 3, 1], 3), ([4], 1), (NOT_AN_INDEX + 'NoneType', 2),
         (NOT_AN_INDEX + 'NoneType', 2), (NOT_A_LIST, 0), (NOT_A_LIST, 0), (NOT_AN_INDEX + 'str', 2),
@@ -133,11 +153,42 @@ def test_local_list(text, expected):
     assert [run(text, xs) for xs in XS] == expected
 
 
+# the payments each expression makes, in order: with less work left than they add up to, it stops with the
+# budget's error at the first payment past it (the work left shows which one that was)
+PAYMENTS = [
+    ("distinct(deck.colour)", [6, 6]),
+    ("counts(deck.colour)", [6, 6]),
+    ("count(distinct(deck.colour))", [6, 6]),
+    ("groups(deck, colour)", [6]),
+    ('take_while(deck, colour != "b")', [6]),
+    ("map(deck, value)", [6]),
+    ("range(count(row))", [3]),
+]
+OVER = ("GameError: this step went through more than 1,000,000 list items without a decision "
+        "(see Limits in the language reference)")
+
+
+@pytest.mark.parametrize("text,payments", PAYMENTS, ids=[p[0] for p in PAYMENTS])
+def test_budget_runs_out_where_it_did(text, payments):
+    value, _ = run(text)
+    for limit in range(sum(payments) + 2):
+        paid = 0
+        for p in payments:
+            paid += p
+            if paid > limit:
+                expected = (OVER, limit - paid)
+                break
+        else:
+            expected = (value, limit - paid)
+        assert run(text, work=limit) == expected, limit
+
+
 def test_shorter_forms_are_written():
     """The generated module uses the shorter forms (else the table above tests the general ones)."""
     rules = load_text(RULES_WITH_ACTIONS, "patterns2.yaml")
     source = python_source(rules)
-    for form in ("R_groups_by(", "R_take_while_ne(", "R_drop_while_eq(", "K_range", "if xs and xs[0] is not None"):
+    for form in ("R_groups_by(", "R_take_while_ne(", "R_drop_while_eq(", "K_range", "if xs and xs[0] is not None",
+                 "R_count_distinct_of(", "R_counts_of("):
         assert form in source, form
     for general in ("F_groups(", "F_take_while", "F_drop_while", "F_range(", "R_attr1(A_colour, F_first"):
         assert general not in source, general
@@ -172,5 +223,6 @@ actions:
           c: first(xs).colour
           head: take_while(me.hand, colour != c)
           tail: drop_while(me.hand, colour == c)
+          n: count(distinct(me.hand.colour)) + count(counts(me.hand.colour) where it > 1)
       - move: {cards: xs, from: me.hand, to: 'row[r]'}
 """

@@ -9,7 +9,7 @@ from ..engine.budget import MAX_LIST, MAX_NUMBER, MAX_STEP_ITEMS, number, over_i
 from ..engine.nodes import snapshot
 from ..errors import GameError
 from ..expr import runtime as X
-from ..expr.functions import FUNCTIONS
+from ..expr.functions import FUNCTIONS, _counts, _distinct
 
 
 # the work budget (engine/budget.py): every walk over a list pays its length ----------------------------
@@ -199,6 +199,49 @@ def count_distinct(items):
         return len(FUNCTIONS["distinct"].impl(items))
 
 
+def distinct_of(g, cards, table):
+    """distinct(cards.attr): the values made and paid for (as R_walk does), then paid for again as
+    distinct's walk (as its W_ helper does), in one call."""
+    w = g.work - len(cards)
+    g.work = w
+    if w < 0:
+        raise over_items()
+    values = [table[c] for c in cards]
+    w = g.work - len(values)
+    g.work = w
+    if w < 0:
+        raise over_items()
+    return _distinct(values)
+
+
+def count_distinct_of(g, cards, table):
+    """count(distinct(cards.attr)), paid for as distinct_of is."""
+    w = g.work - len(cards)
+    g.work = w
+    if w < 0:
+        raise over_items()
+    values = [table[c] for c in cards]
+    w = g.work - len(values)
+    g.work = w
+    if w < 0:
+        raise over_items()
+    return count_distinct(values)
+
+
+def counts_of(g, cards, table):
+    """counts(cards.attr), paid for as distinct_of is."""
+    w = g.work - len(cards)
+    g.work = w
+    if w < 0:
+        raise over_items()
+    values = [table[c] for c in cards]
+    w = g.work - len(values)
+    g.work = w
+    if w < 0:
+        raise over_items()
+    return _counts(values)
+
+
 def any_eq(items, table, value):
     return value in [table[x] for x in items]
 
@@ -273,6 +316,7 @@ HELPERS = {
     "R_per_eq": per_eq, "R_per_ne": per_ne, "R_snapshot": snapshot, "R_count_distinct": count_distinct,
     "R_groups_by": groups_by, "R_take_while_eq": take_while_eq, "R_take_while_ne": take_while_ne,
     "R_drop_while_eq": drop_while_eq, "R_drop_while_ne": drop_while_ne,
+    "R_distinct_of": distinct_of, "R_count_distinct_of": count_distinct_of, "R_counts_of": counts_of,
 }
 HELPERS.update({f"F_{name}": fn.impl for name, fn in FUNCTIONS.items()})
 HELPERS.update({f"W_{name}": _walker(name, FUNCTIONS[name].impl)

@@ -226,6 +226,8 @@ def capped(src: str, ns) -> str:
 
 
 _MEMBERS = re.compile(r"g\.zones\[(\d+):(\d+)\]")   # the source of a family of a fixed size (see _members)
+# the source of `cards.attr` (see attr)
+_ATTRS = re.compile(r"\[(?P<table>A_\w+)\[(?P<item>_c\d+)\] for (?P=item) in R_walk\(g, (?P<cards>.+)\)\]")
 _END_OF = re.compile(r"F_(first|last)\((.+)\)")   # the source of first(xs) or last(xs)
 RANDOM_FUNCTIONS = {"random", "sample"}
 COMPARE = ("==", "!=", "<", "<=", ">", ">=")
@@ -724,6 +726,11 @@ class _Compiler:
         impl = f"F_{fn.name}"
         values = [a for _, a in args]
         if fn.name in WALKS and values and not fn.needs_game:
+            of = _ATTRS.fullmatch(values[0]) if fn.name in ("distinct", "counts") else None
+            if of is not None:
+                # of a card attribute of a list of cards (`distinct(me.hand.suit)`): the values made,
+                # paid for and worked on in one call
+                return f"R_{fn.name}_of(g, {of['cards']}, {of['table']})"
             # a builtin that walks its first argument, a list: each call pays the list's length (its
             # W_ helper checks the list, pays and works in one call)
             return f"W_{fn.name}(g, {', '.join(values)})"
@@ -745,6 +752,8 @@ class _Compiler:
                 return repr(int(members[2]) - int(members[1]))   # a family of a fixed size
             if fn.name == "count" and joined.startswith("W_distinct(g, ") and joined.endswith(")"):
                 return f"W_count_distinct(g, {joined[len('W_distinct(g, '):-1]})"   # how many differ: no order needed
+            if fn.name == "count" and joined.startswith("R_distinct_of(g, ") and joined.endswith(")"):
+                return f"R_count_distinct_of(g, {joined[len('R_distinct_of(g, '):-1]})"
             return f"len({joined})" if fn.name == "count" else f"{impl}({joined})"
         (_, src), (how, per) = args
         if how == "key":
