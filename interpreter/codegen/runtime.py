@@ -216,30 +216,51 @@ def distinct_of(g, cards, table):
 
 def count_distinct_of(g, cards, table):
     """count(distinct(cards.attr)), paid for as distinct_of is."""
-    w = g.work - len(cards)
+    n = len(cards)
+    w = g.work - n
     g.work = w
     if w < 0:
         raise over_items()
-    values = [table[c] for c in cards]
-    w = g.work - len(values)
+    try:
+        k = len({table[c] for c in cards})
+    except TypeError:   # an item that is not a card (raised again below), or values that are lists
+        return count_distinct(_paid_values(g, cards, table))
+    w = g.work - n
     g.work = w
     if w < 0:
         raise over_items()
-    return count_distinct(values)
+    return k
 
 
 def counts_of(g, cards, table):
     """counts(cards.attr), paid for as distinct_of is."""
-    w = g.work - len(cards)
+    n = len(cards)
+    w = g.work - n
     g.work = w
     if w < 0:
         raise over_items()
+    tally = {}
+    try:
+        for c in cards:
+            v = table[c]
+            tally[v] = tally.get(v, 0) + 1
+    except TypeError:   # an item that is not a card (raised again below), or values that are lists
+        return _counts(_paid_values(g, cards, table))
+    w = g.work - n
+    g.work = w
+    if w < 0:
+        raise over_items()
+    return list(tally.values())
+
+
+def _paid_values(g, cards, table):
+    """cards.attr, paid for as the walk of a builtin over it (the walk over the cards is paid already)."""
     values = [table[c] for c in cards]
     w = g.work - len(values)
     g.work = w
     if w < 0:
         raise over_items()
-    return _counts(values)
+    return values
 
 
 def any_eq(items, table, value):
