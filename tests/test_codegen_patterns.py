@@ -82,6 +82,13 @@ VALUES = [
     ('counts(row[0].value)', [1, 1], 4),
     ('count(distinct(row[1].colour))', 0, 0),
     ('count(counts(deck.colour) where it >= 2)', 2, 15),
+    ('any(deck, colour == "g")', True, 6),
+    ('any(deck, colour == "x")', False, 6),
+    ('all(deck, colour != "x")', True, 6),
+    ('all(deck, colour != "g")', False, 6),
+    ('any(deck, colour == first(row[0]).colour)', True, 6),
+    ('all(deck, colour != last(row[0]).colour)', False, 6),
+    ('any(pile, colour == "r")', False, 0),
     ('count(row)', 3, 0),
     ('range(count(row))', [0, 1, 2], 3),
     ('range(2, 5)', [2, 3, 4], 3),
@@ -141,6 +148,19 @@ WITH_XS = [
         (0, 0), (1, 2), (3, 6), (1, 2), (NOT_AN_INDEX + 'NoneType', 2),
         (NOT_AN_INDEX + 'NoneType', 2), (NOT_A_LIST, 0), (NOT_A_LIST, 0), (NOT_AN_INDEX + 'str', 2),
     ]),
+    # any stops at the first card that has the value: a later item that is not a card is not looked at
+    ('any(xs, colour == "r")', [
+        (False, 0), (True, 1), (True, 3), (False, 1), (NOT_AN_INDEX + 'NoneType', 2), (True, 2),
+        (NOT_A_LIST, 0), (NOT_A_LIST, 0), (NOT_AN_INDEX + 'str', 2),
+    ]),
+    ('all(xs, colour != "r")', [
+        (True, 0), (False, 1), (False, 3), (True, 1), (NOT_AN_INDEX + 'NoneType', 2), (False, 2),
+        (NOT_A_LIST, 0), (NOT_A_LIST, 0), (NOT_AN_INDEX + 'str', 2),
+    ]),
+    ('any(xs, colour == first(row[0]).colour)', [
+        (False, 0), (False, 1), (True, 3), (True, 1), (NOT_AN_INDEX + 'NoneType', 2), (NOT_AN_INDEX + 'NoneType', 2),
+        (NOT_A_LIST, 0), (NOT_A_LIST, 0), (NOT_AN_INDEX + 'str', 2),
+    ]),
     ('map(xs, value)', [
         ([], 0), ([2], 1), ([5, 3, 1], 3), ([4], 1), (NOT_AN_INDEX + 'NoneType', 2),
         (NOT_AN_INDEX + 'NoneType', 2), (NOT_A_LIST, 0), (NOT_A_LIST, 0), (NOT_AN_INDEX + 'str', 2),
@@ -188,7 +208,7 @@ def test_shorter_forms_are_written():
     rules = load_text(RULES_WITH_ACTIONS, "patterns2.yaml")
     source = python_source(rules)
     for form in ("R_groups_by(", "R_take_while_ne(", "R_drop_while_eq(", "K_range", "if xs and xs[0] is not None",
-                 "R_count_distinct_of(", "R_counts_of("):
+                 "R_count_distinct_of(", "R_counts_of(", "in map(A_colour_of, "):
         assert form in source, form
     for general in ("F_groups(", "F_take_while", "F_drop_while", "F_range(", "R_attr1(A_colour, F_first"):
         assert general not in source, general
@@ -224,5 +244,6 @@ actions:
           head: take_while(me.hand, colour != c)
           tail: drop_while(me.hand, colour == c)
           n: count(distinct(me.hand.colour)) + count(counts(me.hand.colour) where it > 1)
+          both: any(me.hand, colour == c) and all(me.hand, colour != "x")
       - move: {cards: xs, from: me.hand, to: 'row[r]'}
 """

@@ -263,8 +263,9 @@ def _paid_values(g, cards, table):
     return values
 
 
-def any_eq(items, table, value):
-    return value in [table[x] for x in items]
+def any_in(items, values, value):
+    """any(items, attr == value): `values` gives an item's value (the list is evaluated before `value`)."""
+    return value in map(values, items)
 
 
 def groups_by(items, table):
@@ -333,7 +334,7 @@ HELPERS = {
     "R_item": X.item, "R_walk": walk, "R_walk_named": walk_named, "R_combos": combos, "R_product": product, "R_join": join, "R_made": made, "R_sum": total,
     "R_MAX": MAX_NUMBER, "R_too_large": too_large_number, "R_number": number, "R_filter_eq": filter_eq, "R_filter_ne": filter_ne, "R_attr": attr_of, "R_attr1": attr1,
     "R_card_var": card_var, "R_player_zone": player_zone, "R_player_var": player_var, "R_family": family,
-    "R_player_family": player_family, "R_numbered": numbered, "R_keyed": keyed, "R_any_eq": any_eq,
+    "R_player_family": player_family, "R_numbered": numbered, "R_keyed": keyed, "R_any_in": any_in,
     "R_per_eq": per_eq, "R_per_ne": per_ne, "R_snapshot": snapshot, "R_count_distinct": count_distinct,
     "R_groups_by": groups_by, "R_take_while_eq": take_while_eq, "R_take_while_ne": take_while_ne,
     "R_drop_while_eq": drop_while_eq, "R_drop_while_ne": drop_while_ne,

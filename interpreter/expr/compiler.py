@@ -357,6 +357,11 @@ class _Compiler:
         """The namespace name of a card attribute's table (a list indexed by card id)."""
         return self.ns.const(self.names.card_attrs[name], "A_" + name)
 
+    def getter(self, table: str) -> str:
+        """The namespace name of a function giving a card's value in an attribute's table (by its name)."""
+        values = self.ns.values[table]
+        return self.ns.const(values.__getitem__, table + "_of", ("getitem", id(values)))
+
     def attr(self, t, s):
         base_tree, tok = t.children
         name = str(tok)
@@ -763,16 +768,18 @@ class _Compiler:
             if fn.name == "map":
                 item = self.ns.fresh("x")
                 return f"[{self.table(per)}[{item}] for {item} in {walked(src)}]"
-            table = self.names.card_attrs[per]
-            getter = self.ns.const(table.__getitem__, "A_" + per + "_of", ("getitem", id(table)))
-            return f"{impl}({walked(src)}, {getter})"
+            return f"{impl}({walked(src)}, {self.getter(self.table(per))})"
         if how == "fused":
             table, op, value = per
+            if (fn.name, op) in (("any", "=="), ("all", "!=")):
+                # `in` stops at the first equal value, as any() does, and calls no Python code per item
+                values, no = self.getter(table), "" if fn.name == "any" else "not "
+                if simple(value):
+                    return f"({value} {no}in map({values}, {walked(src)}))"
+                return f"({no}R_any_in({walked(src)}, {values}, {value}))"   # the list first, as written
             if fn.name in ("any", "all") and simple(value):
                 item = self.ns.fresh("x")
                 return f"{fn.name}({table}[{item}] {op} {value} for {item} in {walked(src)})"
-            if fn.name == "any" and op == "==":
-                return f"R_any_eq({walked(src)}, {table}, {value})"
             if fn.name == "filter" and simple(value):
                 item = self.ns.fresh("x")
                 return f"[{item} for {item} in {walked(src)} if {table}[{item}] {op} {value}]"
