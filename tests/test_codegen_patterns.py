@@ -207,10 +207,10 @@ def test_shorter_forms_are_written():
     """The generated module uses the shorter forms (else the table above tests the general ones)."""
     rules = load_text(RULES_WITH_ACTIONS, "patterns2.yaml")
     source = python_source(rules)
-    for form in ("R_groups_by(", "R_take_while_ne(", "R_drop_while_eq(", "K_range", "if xs and xs[0] is not None",
+    for form in ("R_groups_by(", "R_take_while_ne(", "R_drop_while_eq(", "F_range(3)", "if xs and xs[0] is not None",
                  "R_count_distinct_of(", "R_counts_of(", "in map(A_colour_of, "):
         assert form in source, form
-    for general in ("F_groups(", "F_take_while", "F_drop_while", "F_range(", "R_attr1(A_colour, F_first"):
+    for general in ("F_groups(", "F_take_while", "F_drop_while", "len(g.zones[", "R_attr1(A_colour, F_first"):
         assert general not in source, general
 
 

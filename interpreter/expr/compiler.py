@@ -14,7 +14,7 @@ from lark import Tree
 from ..codegen.emit import Namespace, build, key, local_name
 from ..codegen.runtime import HELPERS
 from ..errors import did_you_mean
-from .functions import FUNCTIONS, MAX_RANGE
+from .functions import FUNCTIONS
 from .parser import ExprError, _names_in, _offset, parse  # noqa: F401  (ExprError, parse: re-exported)
 
 BUILTIN_NAMES = {
@@ -745,11 +745,6 @@ class _Compiler:
             return f"{impl}(g, {', '.join(values)})"
         if not fn.per_item:
             if fn.name == "range":
-                if all(v.isdigit() for v in values):
-                    lo, hi = (0, int(values[0])) if len(values) == 1 else (int(values[0]), int(values[1]))
-                    if hi - lo <= MAX_RANGE:
-                        # of numbers known at load: one list (nothing changes a list an expression returns)
-                        return f"R_made(g, {self.ns.const(list(range(lo, hi)), 'K_range')})"
                 return f"R_made(g, {impl}({', '.join(values)}))"   # a range pays for the list it makes
             joined = ", ".join(values)
             members = _MEMBERS.fullmatch(joined)
