@@ -89,6 +89,10 @@ VALUES = [
     ('any(deck, colour == first(row[0]).colour)', True, 6),
     ('all(deck, colour != last(row[0]).colour)', False, 6),
     ('any(pile, colour == "r")', False, 0),
+    ('range(100001)', 'GameError: range of 100001 numbers is larger than the limit of 100000', 0),
+    ('range(3, 100004)', 'GameError: range of 100001 numbers is larger than the limit of 100000', 0),
+    ('count(range(100000))', 100000, 100000),
+    ('count(range(2, 100002))', 100000, 100000),
     ('count(row)', 3, 0),
     ('range(count(row))', [0, 1, 2], 3),
     ('range(2, 5)', [2, 3, 4], 3),
@@ -207,10 +211,12 @@ def test_shorter_forms_are_written():
     """The generated module uses the shorter forms (else the table above tests the general ones)."""
     rules = load_text(RULES_WITH_ACTIONS, "patterns2.yaml")
     source = python_source(rules)
-    for form in ("R_groups_by(", "R_take_while_ne(", "R_drop_while_eq(", "F_range(3)", "if xs and xs[0] is not None",
-                 "R_count_distinct_of(", "R_counts_of(", "in map(A_colour_of, "):
+    for form in ("R_groups_by(", "R_take_while_ne(", "R_drop_while_eq(", "list(range(3))", "if xs and xs[0] is not None",
+                 "R_count_distinct_of(", "R_counts_of(", "in map(A_colour_of, ", "R_cartesian(",
+                 "g.vars['seen'] = "):
         assert form in source, form
-    for general in ("F_groups(", "F_take_while", "F_drop_while", "len(g.zones[", "R_attr1(A_colour, F_first"):
+    for general in ("F_groups(", "F_take_while", "F_drop_while", "len(g.zones[", "R_attr1(A_colour, F_first",
+                    "F_range("):
         assert general not in source, general
 
 
@@ -227,6 +233,8 @@ zones:
   deck: {}
   row: {count: 3}
   hand: {per_player: true}
+variables:
+  seen: 0
 setup:
   - deal: {from: deck, to: hand, count: 3}
 flow:
@@ -245,5 +253,6 @@ actions:
           tail: drop_while(me.hand, colour == c)
           n: count(distinct(me.hand.colour)) + count(counts(me.hand.colour) where it > 1)
           both: any(me.hand, colour == c) and all(me.hand, colour != "x")
+      - set: {seen: n}
       - move: {cards: xs, from: me.hand, to: 'row[r]'}
 """

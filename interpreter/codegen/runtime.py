@@ -5,6 +5,8 @@ take plain values; none reads author text.
 """
 from __future__ import annotations
 
+import itertools
+
 from ..engine.budget import MAX_LIST, MAX_NUMBER, MAX_STEP_ITEMS, number, over_items, too_large
 from ..engine.nodes import snapshot
 from ..errors import GameError
@@ -338,6 +340,7 @@ HELPERS = {
     "R_per_eq": per_eq, "R_per_ne": per_ne, "R_snapshot": snapshot, "R_count_distinct": count_distinct,
     "R_groups_by": groups_by, "R_take_while_eq": take_while_eq, "R_take_while_ne": take_while_ne,
     "R_drop_while_eq": drop_while_eq, "R_drop_while_ne": drop_while_ne,
+    "R_cartesian": itertools.product,
     "R_distinct_of": distinct_of, "R_count_distinct_of": count_distinct_of, "R_counts_of": counts_of,
 }
 HELPERS.update({f"F_{name}": fn.impl for name, fn in FUNCTIONS.items()})

@@ -14,7 +14,7 @@ from lark import Tree
 from ..codegen.emit import Namespace, build, key, local_name
 from ..codegen.runtime import HELPERS
 from ..errors import did_you_mean
-from .functions import FUNCTIONS
+from .functions import FUNCTIONS, MAX_RANGE
 from .parser import ExprError, _names_in, _offset, parse  # noqa: F401  (ExprError, parse: re-exported)
 
 BUILTIN_NAMES = {
@@ -745,6 +745,9 @@ class _Compiler:
             return f"{impl}(g, {', '.join(values)})"
         if not fn.per_item:
             if fn.name == "range":
+                known = [int(v) for v in values if v.isdigit()]
+                if len(known) == len(values) and known[-1] - (known[0] if len(known) == 2 else 0) <= MAX_RANGE:
+                    return f"R_made(g, list(range({', '.join(values)})))"   # of numbers known at load: no checks
                 return f"R_made(g, {impl}({', '.join(values)}))"   # a range pays for the list it makes
             joined = ", ".join(values)
             members = _MEMBERS.fullmatch(joined)
