@@ -184,7 +184,13 @@ class Fuser:
         lines = self.b.lines
         for kind, name, who, value in node.targets:
             v = self.expr(value, py)
-            if kind == "var":
+            if kind == "var" and not node.add and value.kind in SCALAR_KINDS:
+                # a single value needs no copy: assigned here, unless the change is recorded for narration
+                lines.add("if vm.record:")
+                lines.add(f"    N_set_var(vm, g, {key(name)}, {v}, False)")
+                lines.add("else:")
+                lines.add(f"    g.vars[{key(name)}] = {v}")
+            elif kind == "var":
                 lines.add(f"N_set_var(vm, g, {key(name)}, {v}, {bool(node.add)})")
             elif kind == "pvar":
                 lines.add(f"_v = {v}")

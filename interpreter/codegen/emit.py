@@ -14,7 +14,7 @@ import re
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 # Generated code sees these builtins and nothing else (no __import__, open, getattr, eval, ...).
-SAFE_BUILTINS = {f.__name__: f for f in (len, list, range, sum, min, max, abs, any, all, sorted, reversed,
+SAFE_BUILTINS = {f.__name__: f for f in (len, list, range, sum, min, max, abs, any, all, sorted, reversed, map,
                                          isinstance, type, int, str, bool, tuple, dict, set, enumerate, zip)}
 SAFE_BUILTINS.update({"TypeError": TypeError, "ValueError": ValueError, "IndexError": IndexError,
                       "KeyError": KeyError, "ZeroDivisionError": ZeroDivisionError})

@@ -168,6 +168,12 @@ def emit_listing(builder, choice, when, index) -> None:
             lines.add(f"{var} = {walked_source(emit_expr(fn, names, ns, py))}")
             names_of.append(var)
         lines.add(f"R_product(g, {too_many}, {', '.join(names_of)})")
+        if choice.cond is None:
+            # every combination, in the same order as the nested loops, made by itertools in C
+            every = f"R_cartesian({', '.join(names_of)})"
+            lines.add(f"out += {every}" if index is None else f"out += [({index}, _args) for _args in {every}]")
+            lines.depth -= depth
+            return
         loops = " ".join(f"for {var} in {d}" for var, d in zip(variables, names_of))
         py = {**py, **dict(zip(args, variables))}
         cond = f" if {emit(choice.cond, py)}" if choice.cond is not None else ""

@@ -5,11 +5,13 @@ take plain values; none reads author text.
 """
 from __future__ import annotations
 
+import itertools
+
 from ..engine.budget import MAX_LIST, MAX_NUMBER, MAX_STEP_ITEMS, number, over_items, too_large
 from ..engine.nodes import snapshot
 from ..errors import GameError
 from ..expr import runtime as X
-from ..expr.functions import FUNCTIONS
+from ..expr.functions import FUNCTIONS, _counts, _distinct
 
 
 # the work budget (engine/budget.py): every walk over a list pays its length ----------------------------
@@ -199,8 +201,126 @@ def count_distinct(items):
         return len(FUNCTIONS["distinct"].impl(items))
 
 
-def any_eq(items, table, value):
-    return value in [table[x] for x in items]
+def distinct_of(g, cards, table):
+    """distinct(cards.attr): the values made and paid for (as R_walk does), then paid for again as
+    distinct's walk (as its W_ helper does), in one call."""
+    w = g.work - len(cards)
+    g.work = w
+    if w < 0:
+        raise over_items()
+    values = [table[c] for c in cards]
+    w = g.work - len(values)
+    g.work = w
+    if w < 0:
+        raise over_items()
+    return _distinct(values)
+
+
+def count_distinct_of(g, cards, table):
+    """count(distinct(cards.attr)), paid for as distinct_of is."""
+    n = len(cards)
+    w = g.work - n
+    g.work = w
+    if w < 0:
+        raise over_items()
+    try:
+        k = len({table[c] for c in cards})
+    except TypeError:   # an item that is not a card (raised again below), or values that are lists
+        return count_distinct(_paid_values(g, cards, table))
+    w = g.work - n
+    g.work = w
+    if w < 0:
+        raise over_items()
+    return k
+
+
+def counts_of(g, cards, table):
+    """counts(cards.attr), paid for as distinct_of is."""
+    n = len(cards)
+    w = g.work - n
+    g.work = w
+    if w < 0:
+        raise over_items()
+    tally = {}
+    try:
+        for c in cards:
+            v = table[c]
+            tally[v] = tally.get(v, 0) + 1
+    except TypeError:   # an item that is not a card (raised again below), or values that are lists
+        return _counts(_paid_values(g, cards, table))
+    w = g.work - n
+    g.work = w
+    if w < 0:
+        raise over_items()
+    return list(tally.values())
+
+
+def _paid_values(g, cards, table):
+    """cards.attr, paid for as the walk of a builtin over it (the walk over the cards is paid already)."""
+    values = [table[c] for c in cards]
+    w = g.work - len(values)
+    g.work = w
+    if w < 0:
+        raise over_items()
+    return values
+
+
+def any_in(items, values, value):
+    """any(items, attr == value): `values` gives an item's value (the list is evaluated before `value`)."""
+    return value in map(values, items)
+
+
+def groups_by(items, table):
+    """groups(items, attr): the items split into lists by a card attribute's value, in first-seen order."""
+    groups = {}
+    for x in items:
+        groups.setdefault(table[x], []).append(x)
+    return list(groups.values())
+
+
+def take_while_eq(items, table, value):
+    """take_while(items, attr == value)."""
+    i = 0
+    for x in items:
+        if table[x] != value:
+            break
+        i += 1
+    return _slice(items, 0, i)
+
+
+def take_while_ne(items, table, value):
+    """take_while(items, attr != value)."""
+    i = 0
+    for x in items:
+        if table[x] == value:
+            break
+        i += 1
+    return _slice(items, 0, i)
+
+
+def drop_while_eq(items, table, value):
+    """drop_while(items, attr == value)."""
+    i = 0
+    for x in items:
+        if table[x] != value:
+            break
+        i += 1
+    return _slice(items, i, None)
+
+
+def drop_while_ne(items, table, value):
+    """drop_while(items, attr != value)."""
+    i = 0
+    for x in items:
+        if table[x] == value:
+            break
+        i += 1
+    return _slice(items, i, None)
+
+
+def _slice(items, i, j):
+    """A new list of items[i:j] (of a list, a tuple or a text, as the builtins' loops make it)."""
+    return items[i:j] if type(items) is list else list(items[i:j])
 
 
 def per_eq(impl, items, table, value):
@@ -216,8 +336,12 @@ HELPERS = {
     "R_item": X.item, "R_walk": walk, "R_walk_named": walk_named, "R_combos": combos, "R_product": product, "R_join": join, "R_made": made, "R_sum": total,
     "R_MAX": MAX_NUMBER, "R_too_large": too_large_number, "R_number": number, "R_filter_eq": filter_eq, "R_filter_ne": filter_ne, "R_attr": attr_of, "R_attr1": attr1,
     "R_card_var": card_var, "R_player_zone": player_zone, "R_player_var": player_var, "R_family": family,
-    "R_player_family": player_family, "R_numbered": numbered, "R_keyed": keyed, "R_any_eq": any_eq,
+    "R_player_family": player_family, "R_numbered": numbered, "R_keyed": keyed, "R_any_in": any_in,
     "R_per_eq": per_eq, "R_per_ne": per_ne, "R_snapshot": snapshot, "R_count_distinct": count_distinct,
+    "R_groups_by": groups_by, "R_take_while_eq": take_while_eq, "R_take_while_ne": take_while_ne,
+    "R_drop_while_eq": drop_while_eq, "R_drop_while_ne": drop_while_ne,
+    "R_cartesian": itertools.product,
+    "R_distinct_of": distinct_of, "R_count_distinct_of": count_distinct_of, "R_counts_of": counts_of,
 }
 HELPERS.update({f"F_{name}": fn.impl for name, fn in FUNCTIONS.items()})
 HELPERS.update({f"W_{name}": _walker(name, FUNCTIONS[name].impl)

@@ -6,6 +6,7 @@ source into one function; code generation (interpreter/codegen) emits the same t
 larger generated functions, with local names as Python variables (see `emit_expr`)."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from lark import Tree
@@ -13,7 +14,7 @@ from lark import Tree
 from ..codegen.emit import Namespace, build, key, local_name
 from ..codegen.runtime import HELPERS
 from ..errors import did_you_mean
-from .functions import FUNCTIONS
+from .functions import FUNCTIONS, MAX_RANGE
 from .parser import ExprError, _names_in, _offset, parse  # noqa: F401  (ExprError, parse: re-exported)
 
 BUILTIN_NAMES = {
@@ -224,6 +225,10 @@ def capped(src: str, ns) -> str:
     return f"({v} if -R_MAX <= ({v} := {src}) <= R_MAX else R_too_large({v}))"
 
 
+_MEMBERS = re.compile(r"g\.zones\[(\d+):(\d+)\]")   # the source of a family of a fixed size (see _members)
+# the source of `cards.attr` (see attr)
+_ATTRS = re.compile(r"\[(?P<table>A_\w+)\[(?P<item>_c\d+)\] for (?P=item) in R_walk\(g, (?P<cards>.+)\)\]")
+_END_OF = re.compile(r"F_(first|last)\((.+)\)")   # the source of first(xs) or last(xs)
 RANDOM_FUNCTIONS = {"random", "sample"}
 COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 # Functions whose cost grows with their first argument, a list: each call pays its length.
@@ -352,6 +357,11 @@ class _Compiler:
         """The namespace name of a card attribute's table (a list indexed by card id)."""
         return self.ns.const(self.names.card_attrs[name], "A_" + name)
 
+    def getter(self, table: str) -> str:
+        """The namespace name of a function giving a card's value in an attribute's table (by its name)."""
+        values = self.ns.values[table]
+        return self.ns.const(values.__getitem__, table + "_of", ("getitem", id(values)))
+
     def attr(self, t, s):
         base_tree, tok = t.children
         name = str(tok)
@@ -368,6 +378,11 @@ class _Compiler:
             if kind == "card":
                 if simple(base):
                     return f"(None if {base} is None else {table}[{base}])", "value"
+                end = _END_OF.fullmatch(base)
+                if end is not None and simple(end[2]) and not end[2].isdigit():
+                    # first(xs).attr of a list in a variable: no call for the card nor for its attribute
+                    xs, i = end[2], "0" if end[1] == "first" else "-1"
+                    return f"({table}[{xs}[{i}]] if {xs} and {xs}[{i}] is not None else None)", "value"
                 return f"R_attr1({table}, {base})", "value"
             if kind == "cards":
                 item = self.ns.fresh("c")
@@ -636,8 +651,7 @@ class _Compiler:
                     # A bare attribute per item (`groups(me.hand, suit)`): look it up directly.
                     attr = str(a.children[0])
                     self.names.used.add(("attr", attr))
-                    table = self.names.card_attrs[attr]
-                    args.append(("key", self.ns.const(table.__getitem__, "A_" + attr + "_of", ("getitem", id(table)))))
+                    args.append(("key", attr))
                     kinds.append("any")
                     continue
                 fused = self._fused_test(a, inner)
@@ -717,6 +731,11 @@ class _Compiler:
         impl = f"F_{fn.name}"
         values = [a for _, a in args]
         if fn.name in WALKS and values and not fn.needs_game:
+            of = _ATTRS.fullmatch(values[0]) if fn.name in ("distinct", "counts") else None
+            if of is not None:
+                # of a card attribute of a list of cards (`distinct(me.hand.suit)`): the values made,
+                # paid for and worked on in one call
+                return f"R_{fn.name}_of(g, {of['cards']}, {of['table']})"
             # a builtin that walks its first argument, a list: each call pays the list's length (its
             # W_ helper checks the list, pays and works in one call)
             return f"W_{fn.name}(g, {', '.join(values)})"
@@ -726,21 +745,45 @@ class _Compiler:
             return f"{impl}(g, {', '.join(values)})"
         if not fn.per_item:
             if fn.name == "range":
+                known = [int(v) for v in values if v.isdigit()]
+                if len(known) == len(values) and known[-1] - (known[0] if len(known) == 2 else 0) <= MAX_RANGE:
+                    return f"R_made(g, list(range({', '.join(values)})))"   # of numbers known at load: no checks
                 return f"R_made(g, {impl}({', '.join(values)}))"   # a range pays for the list it makes
             joined = ", ".join(values)
+            members = _MEMBERS.fullmatch(joined)
+            if fn.name == "count" and members is not None:
+                return repr(int(members[2]) - int(members[1]))   # a family of a fixed size
             if fn.name == "count" and joined.startswith("W_distinct(g, ") and joined.endswith(")"):
                 return f"W_count_distinct(g, {joined[len('W_distinct(g, '):-1]})"   # how many differ: no order needed
+            if fn.name == "count" and joined.startswith("R_distinct_of(g, ") and joined.endswith(")"):
+                return f"R_count_distinct_of(g, {joined[len('R_distinct_of(g, '):-1]})"
             return f"len({joined})" if fn.name == "count" else f"{impl}({joined})"
         (_, src), (how, per) = args
         if how == "key":
-            return f"{impl}({walked(src)}, {per})"
+            # a bare card attribute per item: looked up in its table, without a call per item
+            if fn.name == "groups":
+                return f"R_groups_by({walked(src)}, {self.table(per)})"
+            if fn.name == "map":
+                item = self.ns.fresh("x")
+                return f"[{self.table(per)}[{item}] for {item} in {walked(src)}]"
+            return f"{impl}({walked(src)}, {self.getter(self.table(per))})"
         if how == "fused":
             table, op, value = per
+            if (fn.name, op) in (("any", "=="), ("all", "!=")):
+                # `in` stops at the first equal value, as any() does, and calls no Python code per item
+                values, no = self.getter(table), "" if fn.name == "any" else "not "
+                if simple(value):
+                    return f"({value} {no}in map({values}, {walked(src)}))"
+                return f"({no}R_any_in({walked(src)}, {values}, {value}))"   # the list first, as written
             if fn.name in ("any", "all") and simple(value):
                 item = self.ns.fresh("x")
                 return f"{fn.name}({table}[{item}] {op} {value} for {item} in {walked(src)})"
-            if fn.name == "any" and op == "==":
-                return f"R_any_eq({walked(src)}, {table}, {value})"
+            if fn.name == "filter" and simple(value):
+                item = self.ns.fresh("x")
+                return f"[{item} for {item} in {walked(src)} if {table}[{item}] {op} {value}]"
+            if fn.name in ("take_while", "drop_while"):
+                # the items up to (or from) the first that fails the test, without a call per item
+                return f"R_{fn.name}_{'eq' if op == '==' else 'ne'}({walked(src)}, {table}, {value})"
             return f"R_per_{'eq' if op == '==' else 'ne'}({impl}, {walked(src)}, {table}, {value})"
         item, body = per
         if fn.name in ("any", "all"):
