@@ -177,6 +177,9 @@ def test_explain_python_prints_code_that_compiles():
     text = python_source(rules)
     assert "def O_lay" in text and "def B_do_lay" in text and "# the options of fly" in text
     compile(text, "<explain>", "exec")
+    # effects are told by the ruleset file's name, line and column, not by a folder of this machine
+    places = re.findall(r"^\s*# \w+ \(([^)]*)\)$", text, re.M)
+    assert places and all(re.fullmatch(r"cubirds\.yaml:\d+:\d+", p) for p in places), places[:3]
 
 
 WALKER = """\

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..engine import nodes as N
 from ..engine.nodes import MAX_LOOP
 from ..expr.compiler import ELEMENT
-from .emit import comment, key, local_name
+from .emit import comment, key, local_name, where
 
 SCALAR_KINDS = {"int", "bool", "str", "player", "card", "none", "value"}
 # functions that build a new list: of cards, players or values, nothing a later move can change
@@ -129,7 +129,7 @@ class Fuser:
     def statement(self, node, py) -> None:
         lines = self.b.lines
         lines.node = node
-        loc = f"{node.loc}" if node.loc is not None else ""
+        loc = where(node.loc) if node.loc is not None else ""
         lines.add(comment(f"{node.text} ({loc})" if loc else node.text))
         getattr(self, "s_" + type(node).__name__)(node, py)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import keyword
 import linecache
 import re
+from pathlib import PurePath
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -160,6 +161,13 @@ def build(source: str, namespace: Namespace, filename: str, remember: bool = Tru
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     exec(code, namespace.values)   # noqa: S102 - generated from checked trees; no author text inside
     return namespace.values
+
+
+def where(loc) -> str:
+    """A place in the ruleset for a comment: the file's name (its folder differs from one machine to
+    another), line and column."""
+    name = PurePath(loc.file).name
+    return f"{name}:{loc.line}:{loc.col}" if loc.line else name
 
 
 def comment(text: str) -> str:

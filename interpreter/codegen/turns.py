@@ -17,7 +17,7 @@ return false, and the VM goes on from there.
 from __future__ import annotations
 
 from ..engine import flow as F
-from .emit import comment, key
+from .emit import comment, key, where
 
 
 def emit_turns(b, runs, listed: dict, ends: dict) -> list:
@@ -88,7 +88,7 @@ class _Writer:
             lines.add("frame[2] = e = {'me': g.current}")
             turn = body[0]
             lines.node = turn
-            lines.add(comment(f"{turn.text} ({turn.loc})" if turn.loc is not None else turn.text))
+            lines.add(comment(f"{turn.text} ({where(turn.loc)})" if turn.loc is not None else turn.text))
             lines.add("frame[1] = 1")
             lines.add(f"if g.turn >= {int(turn.limit)}:")
             lines.add(f"    {b.ns.const(turn, 'K_turn')}.run(vm, g, frame)   # the turn limit: a stalled draw")
@@ -157,7 +157,7 @@ class _Writer:
                 pos = self.effects(s + 1, checks)
                 if pos is not None:
                     lines.node = checks
-                    lines.add(comment(f"end checks ({checks.loc})" if checks.loc is not None else "end checks"))
+                    lines.add(comment(f"end checks ({where(checks.loc)})" if checks.loc is not None else "end checks"))
                     lines.add(f"frame[1] = {int(pos) + 1}")
                     lines.add(f"_i = {ends[id(checks)]}(g, e)")
                     lines.add("if _i >= 0:")
