@@ -8,8 +8,8 @@ from ..errors import GameError, IllegalChoice
 from ..expr.compiler import ELEMENT
 from ..expr.runtime import translate
 from .budget import MAX_OPTIONS, MAX_STEP_ITEMS, MAX_STEP_NODES, in_loop, over_nodes, spend
-from .nodes import MAX_STACK, moved
 from .draws import shuffle
+from .nodes import MAX_STACK, moved
 from .state import State
 from .values import PLAYERS, Card, Player, as_players
 
