@@ -72,7 +72,7 @@ class State:
         c = State.__new__(State)
         c.n, c.players, c.seed = self.n, self.players, self.seed
         c.layout, c.zbase = self.layout, self.zbase   # derived from the player count and parameters
-        c.zones = [z[:] for z in self.zones]
+        c.zones = list(map(list.copy, self.zones))   # each zone a list of cards: copied in C
         c.vars = _copy(self.vars)
         c.pvars = {k: v[:] if _PLAIN.issuperset(map(type, v)) else _copy(v) for k, v in self.pvars.items()}
         c.cvars = {k: _copy(v) for k, v in self.cvars.items()} if self.cvars else {}
