@@ -627,10 +627,11 @@ class Choose(Node):
         order = [c for c in data["chosen"] if c[1][0] >= 0]   # a pass does nothing
         if len(order) > 1:
             order.sort(key=lambda c: (c[0] - first) % n, reverse=True)
+        alone = len(order) == 1   # the only choice that does something: nothing else waits to run
         for p, opt in order:            # pushed last-first, so they run first-first
-            self._apply(vm, env, (opt[0], tuple(opt[1])), p, shared=False)
+            self._apply(vm, env, (opt[0], tuple(opt[1])), p, shared=False, alone=alone)
 
-    def _apply(self, vm, env, option, player, shared):
+    def _apply(self, vm, env, option, player, shared, alone=False):
         i, args = option
         if i < 0:
             return
@@ -639,8 +640,9 @@ class Choose(Node):
             inner = {"me": player}
             inner.update(zip(action.all_names, args))
             if action.block is not None:
-                if action.direct is not None and shared:
-                    # effects that ask no decision run at once (one chooser: nothing else is pushed first)
+                if action.direct is not None and (shared or alone):
+                    # effects that ask no decision run at once (one chooser, or the only choice of several
+                    # that does something: nothing else is pushed first)
                     vm.run_segment(action.direct, inner, action.direct.end)
                 else:
                     vm.push(action.block, inner)
