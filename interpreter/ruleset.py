@@ -93,13 +93,23 @@ class Scoring:
         """The players with the best total, then best tie-breakers; and whether a tie-breaker decided."""
         if not self.parts:
             return [], False
-        keys = {}
-        for p in g.players:
-            env = {"me": p}
-            keys[p] = (scores[p]["total"],) + tuple(expr(g, env, None) for _, expr in self.tie_breakers)
+        from .codegen.scoring import interpreted_values, located
+        breakers = [expr for _, expr in self.tie_breakers]
+        values = interpreted_values(breakers)   # an error is told at its tie-breaker
+        keys = {p: (scores[p]["total"],) + tuple(values(g, p)) for p in g.players}
         best_total = max(k[0] for k in keys.values())
         tied_on_total = [p for p in keys if keys[p][0] == best_total]
-        best = max(keys.values())
+        try:
+            best = max(keys.values())
+        except TypeError:
+            # told at the first tie-breaker whose values differ in kind (a number for one player, none for
+            # another), else at the first one
+            from .engine.budget import describe
+            i = next((i for i in range(1, len(breakers) + 1)
+                      if len({type(k[i]) for k in keys.values()} - {bool}) > 1), 1)
+            kinds = " and ".join(sorted({describe(k[i]) for k in keys.values()}))
+            raise located(GameError(f"a tie-breaker compares values of one kind, not {kinds}", "kind"),
+                          breakers[i - 1]) from None
         winners = [p for p in keys if keys[p] == best]
         return winners, len(tied_on_total) > 1 and len(winners) < len(tied_on_total)
 

@@ -1,6 +1,6 @@
 """Position values as generated code (codegen/scoring.py): `agents: evaluate` and the score parts give the
-interpreter's numbers and pay its work budget, tell errors at the expression, and keep author text out of
-the source."""
+interpreter's numbers and pay its work budget, tell errors at the expression (so do the tie-breakers,
+interpreted), and keep author text out of the source."""
 from __future__ import annotations
 
 import random
@@ -170,6 +170,27 @@ def test_an_error_inside_an_evaluation_is_told_at_the_expression(generated, bad,
         assert told.endswith(": division by zero")
     else:
         raise AssertionError("the expression did not fail")
+
+
+@pytest.mark.parametrize("breaker,message", [
+    ("10 / (count(me.bank) - count(me.bank))", "ruleset error in '10 / (count(me.bank) - count(me.bank))': "
+                                               "division by zero"),
+    ("none if me == first(players) else 1", "a tie-breaker compares values of one kind, not a number and none"),
+])
+def test_an_error_in_a_tie_breaker_is_told_at_the_tie_breaker(breaker, message):
+    """The tie-breakers stay interpreted (read once, at the game's end); their errors are still told at
+    the tie-breaker, not at the end check that ended the game. Totals tie (one part, always 0), so the
+    tie-breakers are compared."""
+    text = BANK.replace("    coins: sum(me.bank.value)\n    rate: PART\n",
+                        f"    flat: 0\n  tie_breakers:\n    - \"{breaker}\"\n").replace("EVALUATE", "0")
+    lines = text.splitlines()
+    line = next(i for i, t in enumerate(lines) if breaker in t)
+    where = f"tied.yaml:{line + 1}:{lines[line].index(breaker) + 1}"
+    game = Game.new(load_text(text, "tied.yaml"), 2, seed=1)
+    with pytest.raises(GameError) as info:
+        while not game.is_over:
+            game.apply(0)
+    assert str(info.value) == f"{where}: {message}"
 
 
 @pytest.mark.parametrize("generated", [True, False], ids=["generated", "interpreted"])
