@@ -6,7 +6,10 @@ import json
 from click.testing import CliRunner
 
 import cli
+from interpreter import Game, load
+from interpreter.agents import Request, make_agent
 from interpreter.present import terminal
+from interpreter.present.narrate import story
 
 
 def play(args, answers, env=None):
@@ -100,6 +103,16 @@ def test_bots_only_are_watched_to_the_end():
     assert r.exit_code == 0
     assert "P2 puts 1 bird from their hand in row 2: flamingo" in r.output
     assert " Winner: P" in r.output
+    # what is printed as the bots play is the game's whole story, each line once and in order (an event
+    # just after a log line was told twice: again before the next log line)
+    game = Game.new(load("cubirds"), 2, seed=1)
+    start, first_event = len(game.state.log), len(game.state.events)
+    bots = [make_agent("random", seed=1 * 1000 + i) for i in range(2)]
+    while not game.is_over:
+        game.apply(bots[game.current_player].choose(Request(game, game.current_player)))
+    told = story(game, None, start, marked=True, events_from=first_event)
+    watched = r.output.splitlines()[1:1 + len(told)]
+    assert watched == told and len(told) > 50
 
 
 def test_digits_that_are_no_number_are_refused_and_asked_again():

@@ -178,13 +178,17 @@ class Narrator:
         return None
 
 
-def story(game, reader, since: int = 0, marked: bool = False) -> list[str]:
+def story(game, reader, since: int = 0, marked: bool = False, events_from: int = 0) -> list[str]:
     """The log lines `reader` may read and the narrated events, in the order they happened, from the
     log entry `since` on (reader None: an onlooker, who reads the public lines only, or with `marked`
-    every line, a private one marked with who may read it: bots watched at the terminal)."""
+    every line, a private one marked with who may read it: bots watched at the terminal).
+
+    An event is recorded with the number of log lines written before it, so the events just after
+    line `since - 1` may have been told already: `events_from` leaves out the events before that one
+    (a watcher that prints the story as it goes tells each once)."""
     g = game.state
     narrator = Narrator(game, reader)
-    events = [e for e in g.events if e[1] >= since]
+    events = [e for e in g.events[events_from:] if e[1] >= since]
     out, e = [], 0
     for i in range(since, len(g.log) + 1):
         while e < len(events) and events[e][1] <= i:

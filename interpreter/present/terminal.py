@@ -58,6 +58,7 @@ class Session:
         self.chosen_by: list[int] = []      # who made each choice of the history
         self.last_human = None
         self.seen = len(game.state.log)     # log entries already narrated to the watcher
+        self.seen_events = len(game.state.events)   # ... and events
         self.marks: dict = {}               # per person: the log entry from which they have not seen the story
 
     # the game loop -------------------------------------------------------------
@@ -81,8 +82,9 @@ class Session:
 
     def watch(self) -> None:
         """Bots only: print what happened, as everyone sees it."""
-        lines = story(self.game, None, self.seen, marked=True)
-        self.seen = len(self.game.state.log)
+        g = self.game.state
+        lines = story(self.game, None, self.seen, marked=True, events_from=self.seen_events)
+        self.seen, self.seen_events = len(g.log), len(g.events)
         for line in lines:
             self.screen.line(line)
 
