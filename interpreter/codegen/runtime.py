@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 
-from ..engine.budget import MAX_LIST, MAX_NUMBER, MAX_STEP_ITEMS, number, over_items, too_large
+from ..engine.budget import MAX_LIST, MAX_NUMBER, MAX_STEP_ITEMS, number, over_items, spend, too_large
 from ..engine.nodes import snapshot
 from ..errors import GameError
 from ..expr import runtime as X
@@ -204,43 +204,26 @@ def count_distinct(items):
 def distinct_of(g, cards, table):
     """distinct(cards.attr): the values made and paid for (as R_walk does), then paid for again as
     distinct's walk (as its W_ helper does), in one call."""
-    w = g.work - len(cards)
-    g.work = w
-    if w < 0:
-        raise over_items()
+    spend(g, len(cards))
     values = [table[c] for c in cards]
-    w = g.work - len(values)
-    g.work = w
-    if w < 0:
-        raise over_items()
+    spend(g, len(values))
     return _distinct(values)
 
 
 def count_distinct_of(g, cards, table):
     """count(distinct(cards.attr)), paid for as distinct_of is."""
-    n = len(cards)
-    w = g.work - n
-    g.work = w
-    if w < 0:
-        raise over_items()
+    spend(g, len(cards))
     try:
         k = len({table[c] for c in cards})
     except TypeError:   # an item that is not a card (raised again below), or values that are lists
         return count_distinct(_paid_values(g, cards, table))
-    w = g.work - n
-    g.work = w
-    if w < 0:
-        raise over_items()
+    spend(g, len(cards))   # the values' walk: one value per card
     return k
 
 
 def counts_of(g, cards, table):
     """counts(cards.attr), paid for as distinct_of is."""
-    n = len(cards)
-    w = g.work - n
-    g.work = w
-    if w < 0:
-        raise over_items()
+    spend(g, len(cards))
     tally = {}
     try:
         for c in cards:
@@ -248,20 +231,14 @@ def counts_of(g, cards, table):
             tally[v] = tally.get(v, 0) + 1
     except TypeError:   # an item that is not a card (raised again below), or values that are lists
         return _counts(_paid_values(g, cards, table))
-    w = g.work - n
-    g.work = w
-    if w < 0:
-        raise over_items()
+    spend(g, len(cards))   # the values' walk: one value per card
     return list(tally.values())
 
 
 def _paid_values(g, cards, table):
     """cards.attr, paid for as the walk of a builtin over it (the walk over the cards is paid already)."""
     values = [table[c] for c in cards]
-    w = g.work - len(values)
-    g.work = w
-    if w < 0:
-        raise over_items()
+    spend(g, len(values))
     return values
 
 
@@ -278,44 +255,34 @@ def groups_by(items, table):
     return list(groups.values())
 
 
-def take_while_eq(items, table, value):
-    """take_while(items, attr == value)."""
+def _leading(items, table, value, equal: bool) -> int:
+    """How many items from the first have an attribute equal to `value` (equal) or not equal (not equal)."""
     i = 0
     for x in items:
-        if table[x] != value:
+        if (table[x] == value) is not equal:
             break
         i += 1
-    return _slice(items, 0, i)
+    return i
+
+
+def take_while_eq(items, table, value):
+    """take_while(items, attr == value)."""
+    return _slice(items, 0, _leading(items, table, value, True))
 
 
 def take_while_ne(items, table, value):
     """take_while(items, attr != value)."""
-    i = 0
-    for x in items:
-        if table[x] == value:
-            break
-        i += 1
-    return _slice(items, 0, i)
+    return _slice(items, 0, _leading(items, table, value, False))
 
 
 def drop_while_eq(items, table, value):
     """drop_while(items, attr == value)."""
-    i = 0
-    for x in items:
-        if table[x] != value:
-            break
-        i += 1
-    return _slice(items, i, None)
+    return _slice(items, _leading(items, table, value, True), None)
 
 
 def drop_while_ne(items, table, value):
     """drop_while(items, attr != value)."""
-    i = 0
-    for x in items:
-        if table[x] == value:
-            break
-        i += 1
-    return _slice(items, i, None)
+    return _slice(items, _leading(items, table, value, False), None)
 
 
 def _slice(items, i, j):
