@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from interpreter import Game, load  # noqa: E402
-from interpreter.codegen.scoring import interpreted_values  # noqa: E402
+from interpreter.ruleset import interpreted_values  # noqa: E402
 from interpreter.engine.lookahead import evaluator, position_value  # noqa: E402
 
 

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from .errors import GameError
 from .parameters import override_problem
+from .runtime.operators import ERRORS, located
 
 
 @dataclass
@@ -80,7 +81,6 @@ class Scoring:
     values: object = None   # the parts' values as f(g, me) -> list: generated code, once prepared (codegen/scoring.py)
 
     def score(self, game, g) -> list:
-        from .codegen.scoring import part_values
         values, names = part_values(self), [name for name, _ in self.parts]
         out = []
         for p in g.players:
@@ -93,7 +93,6 @@ class Scoring:
         """The players with the best total, then best tie-breakers; and whether a tie-breaker decided."""
         if not self.parts:
             return [], False
-        from .codegen.scoring import interpreted_values, located
         breakers = [expr for _, expr in self.tie_breakers]
         values = interpreted_values(breakers)   # an error is told at its tie-breaker
         keys = {p: (scores[p]["total"],) + tuple(values(g, p)) for p in g.players}
@@ -104,7 +103,7 @@ class Scoring:
         except TypeError:
             # told at the first tie-breaker whose values differ in kind (a number for one player, none for
             # another), else at the first one
-            from .engine.budget import describe
+            from .runtime.budget import describe
             i = next((i for i in range(1, len(breakers) + 1)
                       if len({type(k[i]) for k in keys.values()} - {bool}) > 1), 1)
             kinds = " and ".join(sorted({describe(k[i]) for k in keys.values()}))
@@ -112,6 +111,41 @@ class Scoring:
                           breakers[i - 1]) from None
         winners = [p for p in keys if keys[p] == best]
         return winners, len(tied_on_total) > 1 and len(winners) < len(tied_on_total)
+
+
+def interpreted_value(expr):
+    """value(g, me) of one expression called as the engine calls an expression, with `me` bound."""
+    def value(g, me):
+        try:
+            return expr(g, {"me": me}, None)
+        except ERRORS as exc:
+            raise located(exc, expr) from None
+    return value
+
+
+def interpreted_values(exprs):
+    """values(g, me): the list of the expressions' values for player `me`, in order."""
+    def values(g, me):
+        env, out = {"me": me}, []
+        for expr in exprs:
+            try:
+                out.append(expr(g, env, None))
+            except ERRORS as exc:
+                raise located(exc, expr) from None
+        return out
+    return values
+
+
+def evaluation(rs):
+    """The ruleset's `agents: evaluate` as value(g, player), or None when it declares none."""
+    if rs.evaluate is None:
+        return None
+    return rs.evaluation or interpreted_value(rs.evaluate)
+
+
+def part_values(scoring):
+    """The score parts as values(g, player) -> [value of each part, in order]."""
+    return scoring.values or interpreted_values([expr for _, expr in scoring.parts])
 
 
 @dataclass

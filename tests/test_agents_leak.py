@@ -16,7 +16,7 @@ import pytest
 
 from interpreter import Game, load
 from interpreter.agents import Agent, Request, make_agent
-from interpreter.engine.values import Card
+from interpreter.runtime.values import Card
 from helpers import shipped_rulesets
 from test_views_leak import TEST_PARAMS, hidden_positions
 

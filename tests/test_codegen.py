@@ -10,7 +10,7 @@ import yaml
 
 from interpreter import Game, GameError, load, load_text
 from interpreter.codegen import python_source
-from interpreter.codegen.emit import SAFE_BUILTINS, local_name
+from interpreter.expr.emit import SAFE_BUILTINS, local_name
 from interpreter.codegen.module import Segment
 from helpers import ROOT, shipped_rulesets
 

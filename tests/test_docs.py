@@ -131,7 +131,7 @@ def test_every_key_is_in_backticks(const, key):
 
 
 def test_end_words_are_documented():
-    from interpreter.engine.nodes import BACK_WORDS, FRONT_WORDS
+    from interpreter.runtime.effects import BACK_WORDS, FRONT_WORDS
     text = prose()
     for word in sorted(FRONT_WORDS | BACK_WORDS):
         assert f"`{word}`" in text, f"the end word '{word}' of move's take/at is not documented"

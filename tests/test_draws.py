@@ -6,7 +6,7 @@ import random
 import pytest
 
 from interpreter.engine.chance import ForcedRandom
-from interpreter.engine.draws import below, shuffle
+from interpreter.runtime.draws import below, shuffle
 
 
 @pytest.mark.parametrize("length", [0, 1, 2, 3, 7, 8, 9, 63, 64, 65, 110, 1000])

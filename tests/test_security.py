@@ -473,7 +473,7 @@ def test_a_card_label_that_reads_the_game_is_refused_at_load(word):
      "'<' compares two numbers or two texts, not none and a text"),
 ])
 def test_pythons_messages_seen_by_the_fuzz_run_are_told_in_the_authors_words(python, words):
-    from interpreter.expr.runtime import translate
+    from interpreter.runtime.operators import translate
     assert translate(TypeError(python)) == words
 
 

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from interpreter import Game, load
-from interpreter.engine.values import Card
+from interpreter.runtime.values import Card
 from helpers import shipped_rulesets
 
 TEST_PARAMS = {"pit": {"target": 100}, "pit-bull-bear": {"target": 100}, "pit-classic": {"target": 100},

@@ -25,9 +25,9 @@ import math
 import random
 import time
 
-from ..engine.draws import below
+from ..runtime.draws import below
 from ..engine.lookahead import WIN, determinize, lead, position_value
-from ..engine.values import Card
+from ..runtime.values import Card
 from ..errors import GameError
 from .base import Agent, Option, Request
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from ..engine.draws import below
+from ..runtime.draws import below
 from .base import Agent, Request
 
 

@@ -10,9 +10,9 @@ round was left): the VM then finds its frame gone.
 from __future__ import annotations
 
 from ..engine import nodes as N
-from ..engine.nodes import MAX_LOOP
-from ..expr.compiler import ELEMENT
-from .emit import comment, key, local_name, where
+from ..expr.emit import comment, key, local_name, where
+from ..runtime.effects import MAX_LOOP
+from ..runtime.values import ELEMENT
 
 SCALAR_KINDS = {"int", "bool", "str", "player", "card", "none", "value"}
 # functions that build a new list: of cards, players or values, nothing a later move can change
@@ -215,7 +215,9 @@ class Fuser:
         lines.add(f"    vm.log_line({self.const(node.template, 'K_text')}(vm, g, e), {to})")
 
     def s_Reveal(self, node, py):
-        self.b.lines.add(f"{self.const(node, 'K_reveal')}.run(vm, g, (None, 0, e))")
+        template = "None" if node.template is None else self.const(node.template, "K_text")
+        self.b.lines.add(f"N_reveal(vm, g, {self.expr(node.cards, py)}, {self.expr(node.to, py)}, "
+                         f"{key(node.until)}, {template}, e)")
 
     def s_EndGame(self, node, py):
         winners = "None" if node.winners is None else self.expr(node.winners, py)
@@ -223,11 +225,11 @@ class Fuser:
         self.b.lines.add("return True")
 
     def s_EndTurn(self, node, py):
-        self.b.lines.add(f"{self.const(node, 'K_end_turn')}.run(vm, g, None)")
+        self.b.lines.add("N_end_turn(vm, g)")
         self.b.lines.add("return True")
 
     def s_EndRound(self, node, py):
-        self.b.lines.add(f"{self.const(node, 'K_end_round')}.run(vm, g, None)")
+        self.b.lines.add("N_end_round(vm, g)")
         self.b.lines.add("return True")
 
     # control -------------------------------------------------------------------------------------------
@@ -275,7 +277,7 @@ class Fuser:
         lines = self.b.lines
         lines.add(f"vm.steps = _s = vm.steps - {len(self.rs.blocks[node.body]) + 1}")
         lines.add("if _s < 0:")
-        lines.add(f"    N_loop_pass(vm, 0, {self.const(node, 'K_loop')})")
+        lines.add(f"    raise vm.over_nodes({self.const(node, 'K_loop')})")
 
     def s_ForEach(self, node, py):
         lines = self.b.lines

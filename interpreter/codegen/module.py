@@ -10,26 +10,16 @@ from __future__ import annotations
 
 import itertools
 
-from ..engine import nodes as N
 from ..engine import flow as F
-from ..engine.budget import loop_pass, over_nodes
+from ..engine import nodes as N
 from ..engine.choices import Action
-from ..engine.values import as_player, as_players
-from ..expr.compiler import new_namespace
+from ..expr.compiler import has_tree, new_namespace
+from ..expr.emit import Lines, build, comment
 from .effects import Fuser
-from .emit import Lines, build, comment
 from .options import emit_options, emit_step
 from .scoring import emit_values, install_values
 from .turns import emit_turns
 
-NOT_COMPUTED = object()
-NODE_HELPERS = {
-    "N_move_cards": N.move_cards, "N_move_top": N.move_top, "N_deal": N.deal, "N_shuffle": N.shuffle,
-    "N_grown": N.grown, "N_as_player": as_player, "N_as_players": as_players, "N_set_card_var": N.set_card_var,
-    "N_set_var": N.set_var, "N_set_player_var": N.set_player_var, "N_loop_pass": loop_pass, "N_keep": N.keep, "N_keep_fresh": N.keep_fresh,
-    "N_forget": N.forget, "N_over_nodes": over_nodes,
-    "R_NO": NOT_COMPUTED,
-}
 _serial = itertools.count(1)
 
 
@@ -94,7 +84,6 @@ class Builder:
     def __init__(self, rs):
         self.rs, self.names = rs, rs.names
         self.ns = new_namespace()
-        self.ns.values.update(NODE_HELPERS)
         self.lines = Lines()
         self.later = []
 
@@ -119,11 +108,6 @@ def block_roles(rs) -> dict:
         if isinstance(node, N.Call) and getattr(node, "name", None):
             roles.setdefault(node.block, f"procedure_{node.name}")
     return roles
-
-
-def has_tree(fn) -> bool:
-    """Whether code generation can write a compiled expression again (it kept its checked tree)."""
-    return getattr(fn, "tree", None) is not None or getattr(fn, "constant", None) is not None
 
 
 def emit_ends(b, node, fname) -> None:

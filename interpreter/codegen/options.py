@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from lark import Tree
 
-from ..engine.budget import MAX_STEP_ITEMS
+from ..runtime.budget import MAX_STEP_ITEMS
 from ..expr.compiler import _uses_it
 from ..expr.parser import _names_in
-from .emit import comment, local_name
+from ..expr.emit import comment, local_name
 
 # parts worth computing once: anything more than reading a name or a literal
 HOISTABLE = {"call", "where", "binary", "attr", "index", "neg", "cond", "list_", "in_op", "not_in_op", "compare",

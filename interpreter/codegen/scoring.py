@@ -13,61 +13,8 @@ from __future__ import annotations
 
 import re
 
-from ..errors import GameError
-from ..expr.runtime import translate
-from .emit import comment
-
-# what an expression may raise on a game's values (the VM catches the same; see engine/game.py)
-ERRORS = (GameError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError,
-          OverflowError, RecursionError)
-
-
-def located(exc, expr) -> GameError:
-    """`exc`, raised while `expr` ran, told at the expression: its location, then the error in the
-    author's words."""
-    if isinstance(exc, GameError):
-        if getattr(exc, "located", False) or expr.loc is None:
-            return exc
-        out = GameError(f"{expr.loc}: {exc}", exc.code)
-    else:
-        out = GameError(f"{expr.loc or '?'}: ruleset error in '{expr.text}': {translate(exc)}", "runtime")
-    out.located = True
-    return out
-
-
-def interpreted_value(expr):
-    """value(g, me) of one expression called as the engine calls an expression, with `me` bound."""
-    def value(g, me):
-        try:
-            return expr(g, {"me": me}, None)
-        except ERRORS as exc:
-            raise located(exc, expr) from None
-    return value
-
-
-def interpreted_values(exprs):
-    """values(g, me): the list of the expressions' values for player `me`, in order."""
-    def values(g, me):
-        env, out = {"me": me}, []
-        for expr in exprs:
-            try:
-                out.append(expr(g, env, None))
-            except ERRORS as exc:
-                raise located(exc, expr) from None
-        return out
-    return values
-
-
-def evaluation(rs):
-    """The ruleset's `agents: evaluate` as value(g, player), or None when it declares none."""
-    if rs.evaluate is None:
-        return None
-    return rs.evaluation or interpreted_value(rs.evaluate)
-
-
-def part_values(scoring):
-    """The score parts as values(g, player) -> [value of each part, in order]."""
-    return scoring.values or interpreted_values([expr for _, expr in scoring.parts])
+from ..expr.emit import comment
+from ..runtime.operators import ERRORS, located
 
 
 # the cards of a zone read without a walk (a shared zone, or a player's of `me` or of the current player)
@@ -136,14 +83,14 @@ def _zone_like(tree, Tree) -> bool:
 def emit_values(b) -> list:
     """Write `V_evaluate` and `V_parts` for the expressions that kept their checked trees
     -> [(what, function name)], what being "evaluate" or "parts"."""
-    from .module import has_tree
+    from ..expr.compiler import has_tree
     rs, lines = b.rs, b.lines
     out = []
 
     def guarded(expr, target: str) -> None:
         """`target <value of expr>`, an error told at the expression."""
         from ..expr.compiler import emit_expr
-        fail, errors = b.ns.const(located, "R_located"), b.ns.const(ERRORS, "R_errors")
+        fail, errors = "R_located", "R_errors"
         before, subst = shared_lists(b, expr)
         lines.add("try:")
         with lines.indent():

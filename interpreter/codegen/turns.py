@@ -17,7 +17,7 @@ return false, and the VM goes on from there.
 from __future__ import annotations
 
 from ..engine import flow as F
-from .emit import comment, key, where
+from ..expr.emit import comment, key, where
 
 
 def emit_turns(b, runs, listed: dict, ends: dict) -> list:
@@ -169,7 +169,7 @@ class _Writer:
                         # the turn's block ran to its end: it pays for its nodes as the VM counts them
                         lines.add(f"vm.steps = _s = vm.steps - {len(body) + 1}")
                         lines.add("if _s < 0:")
-                        lines.add("    raise N_over_nodes(vm, stack)")
+                        lines.add("    raise vm.over_nodes()")
                         lines.add(f"return {start}(vm, g, frame)")
         lines.add("")
         lines.node = None

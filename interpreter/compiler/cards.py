@@ -4,8 +4,8 @@ A mixin of the ruleset builder (ruleset.py): it uses the builder's context and n
 """
 from __future__ import annotations
 
-from ..engine.budget import LoadBudget
-from ..engine.values import Card
+from ..runtime.budget import LoadBudget
+from ..runtime.values import Card
 from ..errors import GameError
 from ..expr.compiler import Names, Scope, compile_expr
 from ..expr.functions import FUNCTIONS

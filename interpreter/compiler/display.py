@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..engine.budget import LoadBudget
+from ..runtime.budget import LoadBudget
 from ..errors import GameError
 from ..expr.compiler import Scope
 from ..expr.parser import ExprError, parse

@@ -4,8 +4,8 @@ from __future__ import annotations
 from itertools import combinations, product
 
 from ..errors import GameError
-from ..expr.runtime import translate
-from .budget import MAX_STEP_ITEMS, MAX_TEXT, over_items, spend
+from ..runtime.budget import MAX_STEP_ITEMS, MAX_TEXT, over_items, spend
+from ..runtime.operators import translate
 
 MAX_COMPLETION_CHECKS = 20_000   # conditions tried to see whether a partial pick can still be completed
 EMPTY: dict = {}   # the environment of an action offered by a step (generated option lists only read it)

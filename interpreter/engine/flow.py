@@ -5,11 +5,14 @@ and a turn's steps sit in a frame of their own so that `end_turn` can leave it.
 """
 from __future__ import annotations
 
-from .nodes import Choose, EndRound, Node, forget
-from .values import as_player
+from ..runtime.effects import end_round, forget
+from ..runtime.values import as_player
+from .nodes import Choose, Node
 
 class RoundLoop(Node):
     """Play rounds until the game ends: each pass runs the round's body once."""
+
+    loop = "rounds"
 
     def __init__(self, body):
         self.body = body
@@ -67,6 +70,8 @@ class Fused(Node):
 
 class TurnLoop(Fused):
     """Play turns until the round ends; between turns, pass to the next player."""
+
+    loop = "turns"
 
     def __init__(self, body, next_player):
         self.body, self.next_player = body, next_player
@@ -183,7 +188,7 @@ class EndChecks(Node):
             if cond(g, env, None):
                 if vm.record:
                     g.log.append(f"round {g.round} ends: {reason}")
-                EndRound.run(self, vm, g, frame)
+                end_round(vm, g)
                 return
 
     def take(self, vm, g, frame, i):
@@ -198,7 +203,7 @@ class EndChecks(Node):
             return
         if vm.record:
             g.log.append(f"round {g.round} ends: {self.round_ends[i - len(self.game_ends)][2]}")
-        EndRound.run(self, vm, g, frame)
+        end_round(vm, g)
 
     def block_end(self, vm, g, frame):
         _, winners, reason, _ = self.game_ends[frame[4]]

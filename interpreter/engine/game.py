@@ -5,15 +5,12 @@ import random
 from dataclasses import dataclass
 
 from ..errors import GameError, IllegalChoice
-from ..expr.compiler import ELEMENT
-from ..expr.runtime import translate
-from .budget import MAX_OPTIONS, MAX_STEP_ITEMS, MAX_STEP_NODES, in_loop, over_nodes, spend
-from .draws import shuffle
-from .nodes import MAX_STACK, moved
+from ..runtime.budget import MAX_OPTIONS, MAX_STEP_ITEMS, MAX_STEP_NODES
+from ..runtime.effects import MAX_STACK
+from ..runtime.operators import translate
+from ..runtime.values import ELEMENT, PLAYERS, Card, Player, as_players
+from .limits import in_loop, over_nodes
 from .state import State
-from .values import PLAYERS, Card, Player, as_players
-
-
 
 
 def log_text(entry) -> str:
@@ -303,20 +300,10 @@ class Game:
         self.state.pending = (node_id, player, options)
         return True
 
-    def refill(self, slot: int, from_slot: int) -> None:
-        """Shuffle the cards of a zone's refill zone into it (a discard pile becoming the deck)."""
-        g = self.state
-        zones = g.zones
-        src = zones[from_slot]
-        if src:
-            spend(g, len(src) + len(zones[slot]))
-            if g.known or self.rs.card_resets:
-                moved(self, g, src)
-                for c in zones[slot]:
-                    g.known.pop(c, None)   # shuffled: where they lie is no longer known
-            zones[slot].extend(src)
-            src.clear()
-            shuffle(g.rng, zones[slot])
+    def over_nodes(self, loop=None) -> GameError:
+        """The error for a step that ran more effects than its budget allows (`loop`: the loop of generated
+        code it ran in, which is not on the stack; see engine/limits.py)."""
+        return over_nodes(self, self.state.stack, loop)
 
     def stall(self, reason: str) -> None:
         self.finish(reason, [], stalled=True)

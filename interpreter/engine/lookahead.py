@@ -5,9 +5,9 @@ from __future__ import annotations
 import copy
 import random
 
-from ..codegen.scoring import evaluation, part_values
-from .draws import below, shuffle
-from .values import Card, Player
+from ..ruleset import evaluation, part_values
+from ..runtime.draws import below, shuffle
+from ..runtime.values import Card, Player
 
 WIN = 10 ** 9
 # what a value may be when it holds no card, at any depth

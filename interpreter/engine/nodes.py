@@ -8,27 +8,11 @@ the VM (generated code ran on to the next decision: see flow.py, `Fused`).
 """
 from __future__ import annotations
 
-from ..errors import GameError
-from ..expr.runtime import plus
-from .budget import kept, over_items, size, spend
-from .draws import shuffle as shuffle_list
-from .values import Card, as_player, as_players
-
-MAX_STACK = 200
-MAX_LOOP = 100_000   # no loop runs more often than this, whatever its `max` says
-
-ONLY_CARDS = {Card}
-FRONT_WORDS = {"start", "left", "top", "first", "front"}
-BACK_WORDS = {"end", "right", "bottom", "last", "back"}
-
-
-def is_front(word) -> bool:
-    """True for the words that name the start of an ordered zone; raise for anything that names neither end."""
-    if word in FRONT_WORDS:
-        return True
-    if word in BACK_WORDS:
-        return False
-    raise GameError(f"'{word}' names no end of a zone: use start/left/top or end/right/bottom", "bad-end")
+from ..runtime.budget import kept
+from ..runtime.effects import (BACK_WORDS, FRONT_WORDS, MAX_LOOP, MAX_STACK, deal, end_round, end_turn,  # noqa: F401
+                               move_cards, move_top, reveal, set_card_var, set_player_var, set_var, shuffle,
+                               snapshot)
+from ..runtime.values import as_player, as_players
 
 
 class Node:
@@ -38,6 +22,7 @@ class Node:
     loc = None
     text = ""
     secret = False
+    loop = None   # the kind of loop this node runs, for a budget error (engine/limits.py): None for no loop
 
     def run(self, vm, g, frame):  # pragma: no cover - every node overrides
         raise NotImplementedError
@@ -81,84 +66,6 @@ class Move(Node):
             vm.push(self.if_empty, env)
 
 
-def move_cards(vm, g, s, d, cards, at, env, text, unsure=True) -> None:
-    """Move given cards from slot s to slot d (at the end `at` names, a compiled word: None for the back).
-    `unsure`: whether the cards must be checked to be cards (their kind was not known at load)."""
-    zones = g.zones
-    src = zones[s]
-    cards = [cards] if type(cards) is Card else list(cards)
-    if unsure and cards and set(map(type, cards)) != ONLY_CARDS:
-        raise GameError(f"move takes cards, not {vm.format(cards)} ({text})", "not-a-card")
-    n = len(cards)
-    if n > 8 or len(src) > 64:
-        # a big move pays for what it goes through; a small one costs at most a few hundred
-        # steps of C, like any effect
-        spend(g, n + len(src))
-    if n > 8:
-        _take(src, cards, text)   # one pass (one card at a time, each would cost a pass)
-    else:
-        for c in cards:
-            try:
-                src.remove(c)
-            except ValueError:
-                raise GameError(f"a card to move is not in the source zone ({text})", "card-not-in-zone")
-    if cards:
-        _place(vm, g, s, d, cards, at, env)
-
-
-def _take(src, cards, text) -> None:
-    """Take many cards out of a zone in one pass (removing them one by one costs a pass each)."""
-    place = {c: i for i, c in enumerate(src)}
-    gone = set()
-    for c in cards:
-        i = place.pop(c, None)
-        if i is None:
-            raise GameError(f"a card to move is not in the source zone ({text})", "card-not-in-zone")
-        gone.add(i)
-    src[:] = [c for i, c in enumerate(src) if i not in gone]
-
-
-def move_top(vm, g, s, d, k, take, at, env, refill) -> bool:
-    """Move k cards (None: all) from an end of slot s (`take`, a compiled word: None for the front) to slot
-    d; refill the source first when it runs short. True when there were fewer than k."""
-    zones = g.zones
-    src = zones[s]
-    if k is None:
-        k = len(src)
-    short = False
-    if len(src) < k:
-        more = refill.get(s)
-        if more is not None:
-            vm.refill(s, more)
-            src = zones[s]
-        if len(src) < k:
-            short = True
-            k = len(src)
-    if k <= 0:
-        return short
-    if take is None or is_front(take(g, env, None)):
-        cards = src[:k]
-        del src[:k]
-    else:
-        cards = src[-k:]
-        del src[-k:]
-    _place(vm, g, s, d, cards, at, env)
-    return short
-
-
-def _place(vm, g, s, d, cards, at, env) -> None:
-    dst = g.zones[d]
-    if at is None or not is_front(at(g, env, None)):
-        dst.extend(cards)
-    else:
-        dst[0:0] = cards
-    if (g.known or vm.rs.card_resets) and s != d:
-        moved(vm, g, cards)
-    if vm.record:
-        # for narration: who moved which cards from where to where (see present/narrate.py)
-        g.events.append(("move", len(g.log), env.get("me", -1), s, d, tuple(cards)))
-
-
 class Deal(Node):
     """Deal a number of cards to each of some players, one card at a time around the table."""
 
@@ -176,38 +83,6 @@ class Deal(Node):
             vm.push(self.if_empty, env)
 
 
-def deal(vm, g, s, base, k, who, refill) -> bool:
-    """Deal k cards from slot s to slot base + p of each player p in `who`, one at a time; True when the
-    source ran out."""
-    zones = g.zones
-    dealt = []
-    short = False
-    before = [len(zones[base + p]) for p in who] if vm.record else None
-    for _ in range(k if who else 0):
-        spend(g, len(who))
-        for p in who:
-            src = zones[s]
-            if not src:
-                more = refill.get(s)
-                if more is not None:
-                    vm.refill(s, more)
-                    src = zones[s]
-                if not src:
-                    short = True
-                    break
-            card = src.pop(0)
-            zones[base + p].append(card)
-            dealt.append(card)
-        if short:
-            break
-    if dealt and (g.known or vm.rs.card_resets):
-        moved(vm, g, dealt)
-    if dealt and vm.record:
-        g.events.append(("deal", len(g.log), s, tuple((base + p, tuple(zones[base + p][b:]))
-                                                     for p, b in zip(who, before))))
-    return short
-
-
 class Shuffle(Node):
     """Shuffle one zone with the game's random generator."""
 
@@ -216,29 +91,6 @@ class Shuffle(Node):
 
     def run(self, vm, g, frame):
         shuffle(g, self.zone(g, frame[2], None))
-
-
-def shuffle(g, slot) -> None:
-    zone = g.zones[slot]
-    spend(g, len(zone))
-    shuffle_list(g.rng, zone)
-    if g.known:
-        # where each card lies is no longer known to anyone who was shown it
-        for c in zone:
-            g.known.pop(c, None)
-
-
-def moved(vm, g, cards) -> None:
-    """Cards changed zone: their card variables go back to their defaults (unless kept), and whoever was
-    shown them forgets them."""
-    known = g.known
-    if known:
-        for c in cards:
-            known.pop(c, None)
-    for name, default in vm.rs.card_resets:
-        values = g.cvars[name]
-        for c in cards:
-            values[c] = list(default) if type(default) is list else default
 
 
 class Reveal(Node):
@@ -250,42 +102,7 @@ class Reveal(Node):
 
     def run(self, vm, g, frame):
         env = frame[2]
-        cards = self.cards(g, env, None)
-        cards = [cards] if type(cards) is Card else list(cards)
-        who = as_players(g, self.to(g, env, None), "reveal's 'to'")
-        spend(g, len(cards) * (len(who) + 1))
-        for c in cards:
-            if type(c) is not Card:
-                raise GameError(f"reveal shows cards, not {vm.format(c)}", "not-a-card")
-            seen = g.known.setdefault(c, {})
-            for p in who:
-                seen[p] = self.until
-        if vm.record and who and cards:
-            text = self.template(vm, g, env) if self.template is not None else _shown(vm, g, cards, who)
-            vm.log_line(text, who)
-
-
-def _shown(vm, g, cards, who) -> str:
-    """'P2 sees P1's hand: red 3, blue 1' (cards grouped by the zone they lie in)."""
-    spend(g, len(vm.rs.card_values))
-    slots = {c: i for i, z in enumerate(g.zones) for c in z}
-    where = {}
-    for c in cards:
-        where.setdefault(slots.get(c), []).append(c)
-    parts = [(vm.rs.slot_name(slot, g.layout) + ": " if slot is not None else "") + vm.format(cs)
-             for slot, cs in where.items()]
-    return f"{vm.format(list(who))} {'sees' if len(who) == 1 else 'see'} " + "; ".join(parts)
-
-
-def forget(g, until: str) -> None:
-    """The end of a turn or round: reveals that last that long are forgotten."""
-    ends = ("turn",) if until == "turn" else ("turn", "round")
-    for c in list(g.known):
-        who = g.known[c]
-        for p in [p for p, u in who.items() if u in ends]:
-            del who[p]
-        if not who:
-            del g.known[c]
+        reveal(vm, g, self.cards(g, env, None), self.to(g, env, None), self.until, self.template, env)
 
 
 # values ---------------------------------------------------------------------
@@ -307,73 +124,6 @@ class Set(Node):
                 set_player_var(vm, g, name, who(g, env, None), v, add)
             else:
                 set_card_var(vm, g, name, who(g, env, None), v, add)
-
-
-def set_var(vm, g, name, v, add) -> None:
-    """Assign (or add to) a game variable."""
-    if type(v) is list and not add:
-        v = kept(g, v)   # a copy (a zone's list would change with the zone), within the caps
-    old = g.vars[name]
-    new = g.vars[name] = grown(g, old, v) if add else v
-    if vm.record and old != new:
-        g.events.append(("set", len(g.log), name, -1, old, new))
-
-
-def set_player_var(vm, g, name, who, v, add) -> None:
-    """Assign (or add to) a player's variable."""
-    if type(v) is list and not add:
-        v = kept(g, v)   # a copy (a zone's list would change with the zone), within the caps
-    table = g.pvars[name]
-    p = as_player(g, who)
-    old = table[p]
-    new = table[p] = grown(g, old, v) if add else v
-    if vm.record and old != new:
-        g.events.append(("set", len(g.log), name, p, old, new))
-
-
-def set_card_var(vm, g, name, cards, v, add) -> None:
-    """Assign (or add to) a card variable of one card or of each card of a list."""
-    if type(v) is list and not add:
-        v = kept(g, v)   # a copy (a zone's list would change with the zone), within the caps
-    table = g.cvars[name]
-    for c in [cards] if type(cards) is Card else cards:
-        if type(c) is not Card:
-            raise GameError(f"'{name}' is a card variable, but {vm.format(c)} is not a card", "not-a-card")
-        table[c] = grown(g, table[c], v) if add else v
-
-
-def grown(g, old, v):
-    """`add`: numbers add up, texts and lists are appended to (within the caps of budget.py)."""
-    return plus(g, old, v)
-
-
-def keep(g, v):
-    """A value about to be kept by generated code (a `let`, a loop's items, a procedure's argument): a list
-    is copied within the caps and paid for, as the nodes do."""
-    if type(v) is not list:
-        return v
-    n = len(v)
-    if n <= 64 and list not in map(type, v):   # a short flat list (the common case): `kept` inline
-        w = g.work - n
-        g.work = w
-        if w < 0:
-            raise over_items()
-        return v[:]
-    return kept(g, v)
-
-
-def keep_fresh(g, v):
-    """A new list about to be kept (nothing else holds it: no copy), within the caps and paid for."""
-    if type(v) is list:
-        spend(g, size(v))
-    return v
-
-
-def snapshot(value):
-    """A copy of a value that no later move can change (zones are live lists)."""
-    if type(value) is list:
-        return [snapshot(v) if type(v) is list else v for v in value]
-    return value
 
 
 class Let(Node):
@@ -420,6 +170,8 @@ class If(Node):
 class Repeat(Node):
     """Run a block while (or until) a condition holds, at most `max` times; more ends the game stalled."""
 
+    loop = "effects"
+
     def __init__(self, cond, until, limit, body):
         self.cond, self.until, self.limit, self.body = cond, until, limit, body
 
@@ -450,6 +202,8 @@ class Repeat(Node):
 
 class ForEach(Node):
     """Run a block once per item of a list (taken when the loop starts), binding the item to a name."""
+
+    loop = "effects"
 
     def __init__(self, name, items, body):
         self.name, self.items, self.body = name, items, body
@@ -487,21 +241,11 @@ class Call(Node):
         vm.push(self.block, inner)
 
 
-def _unwind(g, marker: int, what: str, where: str) -> None:
-    """Pop frames down to and including the one a flow node owns; refuse when there is none."""
-    stack = g.stack
-    if not any(f[3] == marker for f in stack):
-        raise GameError(f"{what} is only possible {where} (it was used outside)", "flow")
-    while stack[-1][3] != marker:
-        stack.pop()
-    stack.pop()
-
-
 class EndTurn(Node):
     """Skip the rest of the turn's steps; the turn's `end` effects and the end checks still run."""
 
     def run(self, vm, g, frame):
-        _unwind(g, vm.rs.steps_node, "end_turn", "during a turn's steps (in actions and what they call)")
+        end_turn(vm, g)
 
 
 class EndRound(Node):
@@ -509,8 +253,7 @@ class EndRound(Node):
     round starts, by default with the same current player."""
 
     def run(self, vm, g, frame):
-        _unwind(g, vm.rs.turn_loop_node, "end_round", "during a turn")
-        g.stack[-1][2]["me"] = g.current
+        end_round(vm, g)
 
 
 class EndGame(Node):

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import random
 
-from .budget import MAX_STEP_ITEMS
-from .values import PLAYERS, Card, Player, decode, encode
+from ..runtime.budget import MAX_STEP_ITEMS
+from ..runtime.values import PLAYERS, Card, Player, decode, encode
 
 
 class _Generator:

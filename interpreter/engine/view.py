@@ -1,7 +1,7 @@
 """Project a game state through the zones' and variables' visibility: state + player -> what that player may know."""
 from __future__ import annotations
 
-from .values import Card, Player, seat_name
+from ..runtime.values import Card, Player, seat_name
 
 # What one player is shown of a zone: every card, the count and the top card, only the count, or nothing.
 LEVELS = ("cards", "top", "count", "none")

@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 
 from lark import Tree
 
-from ..codegen.emit import Namespace, build, key, local_name
-from ..codegen.runtime import HELPERS
 from ..errors import did_you_mean
+from ..runtime.table import GLOBALS
+from ..runtime.values import ELEMENT
+from .emit import Namespace, build, key, local_name
 from .functions import FUNCTIONS, MAX_RANGE
 from .parser import ExprError, _names_in, _offset, parse  # noqa: F401  (ExprError, parse: re-exported)
 
@@ -22,7 +23,6 @@ BUILTIN_NAMES = {
     "player_count": "int", "round": "int", "turn": "int",
 }
 
-ELEMENT = {"cards": "card", "players": "player", "groups": "cards"}
 ENTITIES = {"card", "player"}
 KIND_WORDS = {"card": "card", "player": "player", "int": "number", "str": "text", "bool": "true/false",
               "cards": "list of cards", "players": "list of players"}
@@ -114,7 +114,7 @@ def _function(src: str, ns: Namespace, name: str = "expr"):
 
 
 def new_namespace() -> Namespace:
-    return Namespace(HELPERS)
+    return Namespace(GLOBALS)
 
 
 def compile_expr(text, names: Names, scope: Scope | None = None) -> Compiled:
@@ -173,6 +173,11 @@ def emit_expr(fn, names: Names, ns: Namespace, py: dict, it_var: str = "it", sub
     else:
         src, kind = compiler.compile(target, inner)
     return (src, kind) if with_kind else src
+
+
+def has_tree(fn) -> bool:
+    """Whether code generation can write a compiled expression again (it kept its checked tree)."""
+    return getattr(fn, "tree", None) is not None or getattr(fn, "constant", None) is not None
 
 
 def _locals_used(tree, scope: Scope) -> set:

@@ -7,7 +7,7 @@ draw boards, never the state.
 """
 from __future__ import annotations
 
-from ..engine.values import seat_name
+from ..runtime.values import seat_name
 from .narrate import grouped, story
 from .steps import option_parts
 

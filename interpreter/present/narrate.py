@@ -8,7 +8,7 @@ the zone they reached; otherwise it says how many. Players are named by seat ("P
 from __future__ import annotations
 
 from ..engine.game import log_for, log_text
-from ..engine.values import Player
+from ..runtime.values import Player
 
 _NO_ONE = -1
 

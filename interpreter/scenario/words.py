@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from ..engine.values import PLAYERS, Card, Player
+from ..runtime.values import PLAYERS, Card, Player
 from ..errors import did_you_mean
 
 SEAT = re.compile(r"P(\d+)$")

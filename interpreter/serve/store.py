@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..engine.values import encode
+from ..runtime.values import encode
 
 SCHEMA_VERSION = 1
 SCHEMA = """

@@ -30,6 +30,9 @@ class Player(int):
         return f"P{int(self) + 1}"
 
 
+# the kind of a list's items, by the list's static kind (the expression compiler's words)
+ELEMENT = {"cards": "card", "players": "player", "groups": "cards"}
+
 MAX_SEATS = 64
 PLAYERS = tuple(Player(i) for i in range(MAX_SEATS))
 

@@ -1,15 +1,16 @@
 """Operators at run time: values -> the result, within the caps of the work budget, or a GameError that
 says in the author's words what went wrong ("'<' compares two numbers or two texts, not none and a text").
 
-The compiler (compiler.py) calls these where a value's kind is not known when the ruleset loads; where
-it is, it compiles a shorter path of its own. The hot paths stay plain Python operators: when one
-fails, `translate` turns Python's message into the author's words, in one place (the VM's guard).
+The expression compiler (expr/compiler.py) calls these where a value's kind is not known when the
+ruleset loads; where it is, it compiles a shorter path of its own. The hot paths stay plain Python
+operators: when one fails, `translate` turns Python's message into the author's words, in one place
+(the VM's guard, and `located` for an expression run outside the VM).
 """
 from __future__ import annotations
 
 import re
 
-from ..engine.budget import MAX_NUMBER, describe, grown, spend, too_large
+from .budget import MAX_NUMBER, describe, grown, spend, too_large
 from ..errors import GameError
 
 
@@ -121,3 +122,21 @@ def translate(exc: Exception) -> str:
         if m:
             return words(m)
     return text
+
+
+# what an expression may raise on a game's values (the VM catches the same; see engine/game.py)
+ERRORS = (GameError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError,
+          OverflowError, RecursionError)
+
+
+def located(exc, expr) -> GameError:
+    """`exc`, raised while the compiled expression `expr` ran, told at the expression: its location, then
+    the error in the author's words."""
+    if isinstance(exc, GameError):
+        if getattr(exc, "located", False) or expr.loc is None:
+            return exc
+        out = GameError(f"{expr.loc}: {exc}", exc.code)
+    else:
+        out = GameError(f"{expr.loc or '?'}: ruleset error in '{expr.text}': {translate(exc)}", "runtime")
+    out.located = True
+    return out

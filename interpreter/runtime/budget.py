@@ -1,10 +1,11 @@
-"""The work budget: what one step of a game may cost -> a located GameError when a ruleset asks for more.
+"""The work budget: what one step of a game may cost -> a GameError when a ruleset asks for more.
 
 A step is everything the engine does from one decision to the next (or from the start of a game to
 its first decision). Its cost is bounded twice, so that no ruleset can hang a simulation, a game at
 the terminal or a server, whatever its loops and expressions say:
 
-- the VM runs at most MAX_STEP_NODES effects (nodes) in a step (`Game._run` counts them per block);
+- the VM runs at most MAX_STEP_NODES effects (nodes) in a step (`Game._run` counts them per block; the
+  error names the loop that ran them, engine/limits.py);
 - expressions and effects walk at most MAX_STEP_ITEMS list items in a step: every operation whose
   cost grows with a list (a `where`, `map`, `sum`, `sort`, `in`, a list joined with `+`, a range, a
   move of many cards, the combinations of a choice's arguments) takes its length from `State.work`.
@@ -17,6 +18,7 @@ characters, a decision within MAX_OPTIONS options. The numbers are documented in
 from __future__ import annotations
 
 from ..errors import GameError
+from .values import Card, Player
 
 MAX_STEP_NODES = 1_000_000
 MAX_STEP_ITEMS = 1_000_000
@@ -39,57 +41,6 @@ class LoadBudget:
 def over_items() -> GameError:
     return GameError(f"this step went through more than {MAX_STEP_ITEMS:,} list items without a decision "
                      "(see Limits in the language reference)", "budget")
-
-
-def running_loop(vm, stack):
-    """The innermost loop running now (a while, until or for_each, or the turns or rounds), or None."""
-    from .flow import RoundLoop, TurnLoop
-    from .nodes import ForEach, Repeat
-    nodes = vm.rs.nodes
-    return next((nodes[f[3]] for f in reversed(stack)
-                 if f[3] >= 0 and isinstance(nodes[f[3]], (Repeat, ForEach, TurnLoop, RoundLoop))), None)
-
-
-def _loop_words(loop) -> str:
-    from .flow import RoundLoop, TurnLoop
-    if isinstance(loop, (TurnLoop, RoundLoop)):
-        return f"the {'turns' if isinstance(loop, TurnLoop) else 'rounds'} here follow one another and " \
-               "nobody is asked to choose"
-    return f"in this '{loop.text}' loop"
-
-
-def over_nodes(vm, stack, loop=None) -> GameError:
-    """The error for a step past MAX_STEP_NODES, at the innermost loop that is running (`loop`: a loop of
-    generated code, which is not on the VM's stack)."""
-    loop = loop or running_loop(vm, stack)
-    what = f"more than {MAX_STEP_NODES:,} effects ran in one step, without a decision"
-    if loop is None or loop.loc is None:
-        return GameError(what, "budget")
-    sep = ": " if "follow" in _loop_words(loop) else ", "
-    exc = GameError(f"{loop.loc}: {what}{sep}{_loop_words(loop)} (see Limits in the language reference)", "budget")
-    exc.located = True
-    return exc
-
-
-def in_loop(vm, stack, exc: GameError, where, loop=None) -> GameError:
-    """A budget error raised inside an effect at `where`, told with the loop that runs it (if any; `loop`:
-    a loop of generated code, which is not on the VM's stack)."""
-    from .flow import RoundLoop, TurnLoop
-    loop = loop or running_loop(vm, stack)
-    text = str(exc)
-    if loop is not None and loop.loc is not None and not isinstance(loop, (TurnLoop, RoundLoop)):
-        text = text.replace(" (see Limits", f", in the '{loop.text}' loop at {loop.loc} (see Limits")
-    located = GameError(f"{where}: {text}", exc.code)
-    located.located = True
-    return located
-
-
-def loop_pass(vm, n: int, loop) -> None:
-    """A pass of a loop inside generated code: its `n` effects count as the VM would count them."""
-    steps = vm.steps - n
-    vm.steps = steps
-    if steps < 0:
-        raise over_nodes(vm, vm.state.stack, loop)
 
 
 def spend(g, n: int) -> None:
@@ -173,7 +124,6 @@ def grown(g, value):
 
 def describe(value) -> str:
     """A value's kind in the words of the language reference: 'a number', 'none', 'a list' ..."""
-    from .values import Card, Player
     t = type(value)
     if value is None:
         return "none"

@@ -1,17 +1,17 @@
-"""The helpers generated code calls (expression parts too long to write inline), by their namespace names.
+"""The helpers generated expressions call (parts too long to write inline): plain values -> values, the
+work they do paid from the budget.
 
-Every name here is a global of generated code (see emit.py: globals look like `X_name`). Helpers
-take plain values; none reads author text.
+Generated code reads them under the names of runtime/table.py. Helpers take plain values; none reads
+author text.
 """
 from __future__ import annotations
 
-import itertools
-
-from ..engine.budget import MAX_LIST, MAX_NUMBER, MAX_STEP_ITEMS, number, over_items, spend, too_large
-from ..engine.nodes import snapshot
 from ..errors import GameError
-from ..expr import runtime as X
-from ..expr.functions import FUNCTIONS, _counts, _distinct
+from . import operators as X
+from .budget import MAX_LIST, MAX_NUMBER, MAX_STEP_ITEMS, over_items, spend, too_large
+from .builtins import BUILTINS, _counts, _distinct
+
+TWO_ARGUMENTS = {"take", "drop", "index_of"}   # the builtins walkers call with a second argument
 
 
 # the work budget (engine/budget.py): every walk over a list pays its length ----------------------------
@@ -71,7 +71,7 @@ def made(g, v):
 
 def total(xs):
     """sum(xs), within the cap of numbers."""
-    v = FUNCTIONS["sum"].impl(xs)
+    v = sum(xs)
     if type(v) is int and not -MAX_NUMBER <= v <= MAX_NUMBER:
         raise too_large(v)
     return v
@@ -79,7 +79,7 @@ def total(xs):
 
 def _walker(name, impl):
     """The W_ helper of a builtin that walks a list: the list checked and paid for, then `impl`, in one call."""
-    if FUNCTIONS[name].max_args == 2:
+    if name in TWO_ARGUMENTS:
         def walking2(g, xs, y):
             t = type(xs)
             if t is not list and t is not tuple:
@@ -198,7 +198,7 @@ def count_distinct(items):
     try:
         return len(set(items))
     except TypeError:   # unhashable items (lists): the slow way
-        return len(FUNCTIONS["distinct"].impl(items))
+        return len(_distinct(items))
 
 
 def distinct_of(g, cards, table):
@@ -298,20 +298,10 @@ def per_ne(impl, items, table, value):
     return impl(items, lambda x: table[x] != value)
 
 
-HELPERS = {
-    "R_times": X.times, "R_plus": X.plus, "R_minus": X.minus, "R_equal": X.equal, "R_contains": X.contains,
-    "R_item": X.item, "R_walk": walk, "R_walk_named": walk_named, "R_combos": combos, "R_product": product, "R_join": join, "R_made": made, "R_sum": total,
-    "R_MAX": MAX_NUMBER, "R_too_large": too_large_number, "R_number": number, "R_filter_eq": filter_eq, "R_filter_ne": filter_ne, "R_attr": attr_of, "R_attr1": attr1,
-    "R_card_var": card_var, "R_player_zone": player_zone, "R_player_var": player_var, "R_family": family,
-    "R_player_family": player_family, "R_numbered": numbered, "R_keyed": keyed, "R_any_in": any_in,
-    "R_per_eq": per_eq, "R_per_ne": per_ne, "R_snapshot": snapshot, "R_count_distinct": count_distinct,
-    "R_groups_by": groups_by, "R_take_while_eq": take_while_eq, "R_take_while_ne": take_while_ne,
-    "R_drop_while_eq": drop_while_eq, "R_drop_while_ne": drop_while_ne,
-    "R_cartesian": itertools.product,
-    "R_distinct_of": distinct_of, "R_count_distinct_of": count_distinct_of, "R_counts_of": counts_of,
-}
-HELPERS.update({f"F_{name}": fn.impl for name, fn in FUNCTIONS.items()})
-HELPERS.update({f"W_{name}": _walker(name, FUNCTIONS[name].impl)
-                for name in ("min", "max", "distinct", "counts", "reverse", "sort", "take", "drop", "index_of")})
-# count(distinct(xs)) without the list of distinct values; sum within the cap of numbers
-HELPERS.update({"W_count_distinct": _walker("distinct", count_distinct), "W_sum": _walker("sum", total)})
+def walkers() -> dict:
+    """The W_ helper of every builtin that walks its first argument, by name."""
+    out = {name: _walker(name, BUILTINS[name])
+           for name in ("min", "max", "distinct", "counts", "reverse", "sort", "take", "drop", "index_of")}
+    # count(distinct(xs)) without the list of distinct values; sum within the cap of numbers
+    out.update({"count_distinct": _walker("distinct", count_distinct), "sum": _walker("sum", total)})
+    return out

@@ -1,0 +1,186 @@
+"""The language's builtin functions at run time: their implementations, by name -> values.
+
+expr/functions.py holds what the compiler checks of each (arity, per-item arguments, kinds, the text of
+the reference); these are what runs. Plain functions receive evaluated values; a function with per-item
+arguments receives the evaluated list and a callable f(it) for each; a function that needs the game
+(`next`, `random`, ...) receives its state first.
+"""
+from __future__ import annotations
+
+from ..errors import GameError
+
+
+def _distinct(xs):
+    try:
+        return list(dict.fromkeys(xs))   # keeps first-seen order
+    except TypeError:                    # unhashable items (lists): the slow way
+        seen = []
+        for x in xs:
+            if x not in seen:
+                seen.append(x)
+        return seen
+
+
+def _counts(xs):
+    tally = {}
+    try:
+        for x in xs:
+            tally[x] = tally.get(x, 0) + 1
+    except TypeError:                    # unhashable items (lists): count by equality
+        order = _distinct(xs)
+        return [sum(1 for x in xs if x == v) for v in order]
+    return list(tally.values())
+
+
+def _take_while(xs, pred):
+    out = []
+    for x in xs:
+        if not pred(x):
+            break
+        out.append(x)
+    return out
+
+
+def _drop_while(xs, pred):
+    i = 0
+    for x in xs:
+        if not pred(x):
+            break
+        i += 1
+    return list(xs[i:])
+
+
+def _best(xs, f, better):
+    best, out = None, []
+    for x in xs:
+        v = f(x)
+        if best is None or better(v, best):
+            best, out = v, [x]
+        elif v == best:
+            out.append(x)
+    return out
+
+
+def _groups(xs, key):
+    groups = {}
+    for x in xs:
+        k = key(x)
+        group = groups.get(k)
+        if group is None:
+            groups[k] = [x]
+        else:
+            group.append(x)
+    return list(groups.values())
+
+
+MAX_RANGE = 100_000
+
+
+def _range(a, b=None):
+    lo, hi = (0, a) if b is None else (a, b)
+    try:
+        n = hi - lo
+    except TypeError:
+        raise TypeError("range() takes numbers") from None
+    if n > MAX_RANGE:
+        raise GameError(f"range of {n} numbers is larger than the limit of {MAX_RANGE}", "too-large")
+    return list(range(lo, hi))
+
+
+def _index_of(xs, v):
+    try:
+        return list(xs).index(v)
+    except ValueError:
+        return -1
+
+
+def _next(g, p, k=1):
+    return g.players[(p + k) % g.n]
+
+
+def _previous(g, p, k=1):
+    return g.players[(p - k) % g.n]
+
+
+def _others(g, p):
+    n, seats = g.n, g.players
+    return [seats[(p + k) % n] for k in range(1, n)]
+
+
+def _sample(g, xs, k):
+    xs = list(xs)
+    if k >= len(xs):
+        return xs
+    return g.rng.sample(xs, max(k, 0))
+
+
+def _random(g, xs):
+    if not xs:
+        return None
+    return g.rng.choice(xs)   # the same draw as randrange(len(xs)); a forced generator sees the items
+
+
+def _min(xs):
+    return min(xs) if xs else 0
+
+
+def _max(xs):
+    return max(xs) if xs else 0
+
+
+def _first(xs):
+    return xs[0] if xs else None
+
+
+def _last(xs):
+    return xs[-1] if xs else None
+
+
+def _take(xs, k):
+    return list(xs[:max(k, 0)])
+
+
+def _drop(xs, k):
+    return list(xs[max(k, 0):])
+
+
+def _reverse(xs):
+    return list(reversed(xs))
+
+
+def _filter(xs, f):
+    return [x for x in xs if f(x)]
+
+
+def _any(xs, f):
+    return any(f(x) for x in xs)
+
+
+def _all(xs, f):
+    return all(f(x) for x in xs)
+
+
+def _map(xs, f):
+    return [f(x) for x in xs]
+
+
+def _maxima(xs, f):
+    return _best(xs, f, lambda a, b: a > b)
+
+
+def _minima(xs, f):
+    return _best(xs, f, lambda a, b: a < b)
+
+
+def _keys(family):
+    return family   # the compiler writes the keys themselves (expr/compiler.py, _keys)
+
+
+BUILTINS = {
+    "count": len, "sum": sum, "min": _min, "max": _max, "abs": abs, "distinct": _distinct, "counts": _counts,
+    "first": _first, "last": _last, "take": _take, "drop": _drop, "reverse": _reverse, "sort": sorted,
+    "index_of": _index_of, "range": _range, "take_while": _take_while, "drop_while": _drop_while,
+    "filter": _filter, "sample": _sample, "any": _any, "all": _all, "map": _map, "groups": _groups,
+    "maxima": _maxima, "minima": _minima, "next": _next, "previous": _previous, "others": _others,
+    "keys": _keys, "random": _random,
+}
