@@ -1,9 +1,11 @@
 """The compiled, ready-to-run form of a ruleset: cards, zones, parameters, node table and scoring."""
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 from .errors import GameError
+from .layout import Layout, family_size
 from .parameters import override_problem
 from .runtime.operators import ERRORS, located
 
@@ -78,10 +80,10 @@ class Scoring:
 
     parts: list = field(default_factory=list)         # [(name, Compiled)]
     tie_breakers: list = field(default_factory=list)  # [(text, Compiled)]
-    values: object = None   # the parts' values as f(g, me) -> list: generated code, once prepared (codegen/scoring.py)
+    values: object = None   # the parts' values as f(g, me) -> list: generated code (codegen/scoring.py)
 
     def score(self, game, g) -> list:
-        values, names = part_values(self), [name for name, _ in self.parts]
+        values, names = self.values, [name for name, _ in self.parts]
         out = []
         for p in g.players:
             row = dict(zip(names, values(g, p)))
@@ -113,16 +115,6 @@ class Scoring:
         return winners, len(tied_on_total) > 1 and len(winners) < len(tied_on_total)
 
 
-def interpreted_value(expr):
-    """value(g, me) of one expression called as the engine calls an expression, with `me` bound."""
-    def value(g, me):
-        try:
-            return expr(g, {"me": me}, None)
-        except ERRORS as exc:
-            raise located(exc, expr) from None
-    return value
-
-
 def interpreted_values(exprs):
     """values(g, me): the list of the expressions' values for player `me`, in order."""
     def values(g, me):
@@ -134,18 +126,6 @@ def interpreted_values(exprs):
                 raise located(exc, expr) from None
         return out
     return values
-
-
-def evaluation(rs):
-    """The ruleset's `agents: evaluate` as value(g, player), or None when it declares none."""
-    if rs.evaluate is None:
-        return None
-    return rs.evaluation or interpreted_value(rs.evaluate)
-
-
-def part_values(scoring):
-    """The score parts as values(g, player) -> [value of each part, in order]."""
-    return scoring.values or interpreted_values([expr for _, expr in scoring.parts])
 
 
 @dataclass
@@ -192,31 +172,36 @@ class Ruleset:
     display: object = None  # what players see and how (compiler/display.py)
 
     def expression(self, text: str, **local_kinds):
-        """Compile one more expression against this ruleset's names (tools, tests, scenario checks)."""
+        """Compile one more expression against this ruleset's names (tools, tests, scenario checks); the
+        ruleset is not changed (what the expression uses is noted in a copy of the names)."""
         from .expr.compiler import Scope, compile_expr
-        return compile_expr(text, self.names, Scope(dict(local_kinds)))
+        names = copy.copy(self.names)
+        names.used, names.calling = set(), []
+        return compile_expr(text, names, Scope(dict(local_kinds)))
 
     def __post_init__(self):
         if () not in self.blocks:
             self.blocks.append(())  # the block of a frame that only holds data (a simultaneous decision)
         self.reindex_blocks()
-        self._layouts = {}
-        self.generated = None   # the generated module (interpreter/codegen), written when a game starts
-        self.evaluation = None  # `evaluate` as generated code f(g, me), once prepared (codegen/scoring.py)
+        self.generated = None   # the generated module (codegen/module.py), written while the ruleset compiles
+        self.evaluation = None  # `evaluate` as generated code f(g, me) (codegen/scoring.py)
         # card variables that go back to their default when their card changes zone
-        self.card_resets = [(name, spec.value) for name, spec in self.card_vars.items() if not spec.keep]
+        self.card_resets = tuple((name, spec.value) for name, spec in self.card_vars.items() if not spec.keep)
+        # where the zones live at each player count with the parameters as written (a game whose
+        # parameters change a family's size gets a layout of its own)
+        self.layouts = {}
+        for n in range(self.min_players, self.max_players + 1):
+            try:
+                params = self.resolve_params(n, {})
+                self.layouts[self._layout_key(n, params)] = Layout(self, n, params)
+            except GameError:
+                continue   # a parameter without a value for n players: told when such a game starts
 
     def reindex_blocks(self) -> None:
         """Frames hold blocks themselves (one lookup less per effect); saving needs their numbers back."""
         self.block_index = {}
         for i, block in enumerate(self.blocks):
             self.block_index.setdefault(id(block), i)
-
-    def prepare(self) -> None:
-        """Generate and compile this ruleset's Python code (once, when its first game starts)."""
-        if self.generated is None:
-            from .codegen.module import prepare
-            prepare(self)
 
     def resolve_params(self, players: int, overrides: dict) -> dict:
         """Parameter values for this player count, with overrides applied by name (checked as a
@@ -242,14 +227,14 @@ class Ruleset:
         """The zones in the order of the file (a zone's `zid` is its place here)."""
         return list(self.zones.values())
 
+    def _layout_key(self, players: int, params: dict) -> tuple:
+        return players, tuple(family_size(z, players, params) for z in self.zones.values())
+
     def layout(self, players: int, params: dict):
-        """Where every zone lives in a game of this many players with these parameter values (cached)."""
-        from .engine.layout import Layout, family_size
-        key = (players, tuple(family_size(z, players, params) for z in self.zones.values()))
-        found = self._layouts.get(key)
-        if found is None:
-            found = self._layouts[key] = Layout(self, players, params)
-        return found
+        """Where every zone lives in a game of this many players with these parameter values: one made when
+        the ruleset was compiled, or (parameters that change a family's size) one made now."""
+        found = self.layouts.get(self._layout_key(players, params))
+        return found if found is not None else Layout(self, players, params)
 
     def slot_name(self, slot: int, layout) -> str:
         """A zone's name for people: 'deck', 'row 2' (counted families from 1), 'bin low', "P1's hand"."""

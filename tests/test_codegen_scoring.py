@@ -1,6 +1,7 @@
 """Position values as generated code (codegen/scoring.py): `agents: evaluate` and the score parts give the
-interpreter's numbers and pay its work budget, tell errors at the expression (so do the tie-breakers,
-interpreted), and keep author text out of the source."""
+numbers of their expressions (each called alone) and pay the same work budget, tell errors at the
+expression (so do the tie-breakers, read by calling their expressions), and keep author text out of the
+source."""
 from __future__ import annotations
 
 import random
@@ -40,12 +41,11 @@ def charged(fn, g, *args):
 
 
 @pytest.mark.parametrize("path", SCORED, ids=lambda p: p.stem)
-def test_generated_values_are_the_interpreters_with_the_same_work(path):
+def test_generated_values_are_the_expressions_with_the_same_work(path):
     rules = load(str(path))
     parts = [expr for _, expr in rules.scoring.parts]
     if rules.evaluate is None and not parts:
         pytest.skip("neither 'agents: evaluate' nor score parts")
-    Game.new(rules, rules.min_players, seed=0)   # code is generated when the first game starts
     assert (rules.evaluation is not None) == (rules.evaluate is not None)
     assert (rules.scoring.values is not None) == bool(parts)
     checked = 0
@@ -61,23 +61,6 @@ def test_generated_values_are_the_interpreters_with_the_same_work(path):
                         assert charged(rules.scoring.values, g, p) == want
                     checked += 1
     assert checked > 20
-
-
-@pytest.mark.parametrize("path", SCORED, ids=lambda p: p.stem)
-def test_bots_and_final_scoring_see_the_same_numbers_with_or_without_generated_code(path):
-    fast, slow = load(str(path)), load(str(path))
-    slow.generated = "off"
-    players = fast.max_players
-    for seed in (3, 4):
-        a, b = positions(fast, players, seed, 200, 25), positions(slow, players, seed, 200, 25)
-        assert slow.evaluation is None and slow.scoring.values is None
-        for ga, gb in zip(a, b):
-            for by in ("evaluate", "score"):
-                if evaluator(fast, by) is not None:
-                    assert evaluator(fast, by)(ga) == evaluator(slow, by)(gb)
-                    assert [position_value(fast, by)(ga, p) for p in ga.players] == \
-                           [position_value(slow, by)(gb, p) for p in gb.players]
-            assert fast.scoring.score(None, ga) == slow.scoring.score(None, gb)
 
 
 BANK = """
@@ -113,11 +96,9 @@ agents:
 """
 
 
-def bank(evaluate: str, part: str, generated: bool):
+def bank(evaluate: str, part: str):
     text = BANK.replace("EVALUATE", evaluate).replace("PART", part)
     rules = load_text(text, "bank.yaml")
-    if not generated:
-        rules.generated = "off"
     lines = text.splitlines()
     where = {}
     for key, expr in (("evaluate", evaluate), ("rate", part)):
@@ -132,7 +113,6 @@ def raised(fn, *args) -> str:
     return str(info.value)
 
 
-@pytest.mark.parametrize("generated", [True, False], ids=["generated", "interpreted"])
 @pytest.mark.parametrize("bad,evaluate,part,message", [
     ("evaluate", "me.bank[1].value", "count(me.bank) * 2", "[1] is past the end of a list of 0 items"),
     ("rate", "count(me.bank) * 2", "me.bank[1].value", "[1] is past the end of a list of 0 items"),
@@ -142,11 +122,11 @@ def raised(fn, *args) -> str:
     ("evaluate", "1000000 * 1000000 * 1000000 * (count(me.hand) + 2)", "0",
      "a number grew past 1,000,000,000,000,000,000 (10^18)"),
 ])
-def test_an_error_inside_an_evaluation_is_told_at_the_expression(generated, bad, evaluate, part, message):
+def test_an_error_inside_an_evaluation_is_told_at_the_expression(bad, evaluate, part, message):
     """Wherever the position is scored (a bot's value, the score totals, final scoring, a greedy bot's
     choice), the error names the expression's file, line and column, then says what went wrong in the
     words the expression itself raises."""
-    rules, where = bank(evaluate, part, generated)
+    rules, where = bank(evaluate, part)
     game = Game.new(rules, 2, seed=1)
     g, p = game.state, game.current_player
     told = f"{where[bad]}: {message}"
@@ -193,18 +173,16 @@ def test_an_error_in_a_tie_breaker_is_told_at_the_tie_breaker(breaker, message):
     assert str(info.value) == f"{where}: {message}"
 
 
-@pytest.mark.parametrize("generated", [True, False], ids=["generated", "interpreted"])
-def test_an_evaluation_past_the_work_budget_is_told_at_the_expression_after_the_same_work(generated):
+def test_an_evaluation_past_the_work_budget_is_told_at_the_expression_after_the_same_work():
     """Whatever is left of the step's budget, the evaluation succeeds or fails as the expression does, at
     the same point; `me.hand.value`, read twice, is made once in generated code and paid for twice."""
     rules, where = bank("count(me.hand where value > 2) + count(distinct(me.hand.value)) + sum(me.hand.value)",
-                        "sum(me.hand.value)", generated)
+                        "sum(me.hand.value)")
     g = Game.new(rules, 2, seed=1).state
     value, cost = charged(lambda g: rules.evaluate(g, {"me": 0}, None), g)
     assert cost == 20   # `where` walks the hand's 4 cards, `.value` 4 twice, `distinct` and `sum` 4 each
-    if generated:
-        body = rules.generated.source.split("def V_evaluate")[1].split("def V_parts")[0]
-        assert body.count("[A_value[") == 1   # one list of the values
+    body = rules.generated.source.split("def V_evaluate")[1].split("def V_parts")[0]
+    assert body.count("[A_value[") == 1   # one list of the values
     budget = "this step went through more than 1,000,000 list items without a decision (see Limits in the " \
              "language reference)"
     for left in range(cost + 1):
@@ -235,8 +213,8 @@ SHARED = [
 @pytest.mark.parametrize("evaluate", SHARED)
 def test_a_list_read_twice_is_made_once_and_counts_as_read_twice(evaluate):
     """Short-circuits, conditions, per-item parts, other players: the generated value and work are the
-    interpreter's at every position of seeded games."""
-    rules, _ = bank(evaluate, "0", True)
+    expression's alone at every position of seeded games."""
+    rules, _ = bank(evaluate, "0")
     seen = 0
     for seed in (1, 2, 3):
         for g in positions(rules, 2, seed, 12, 1):

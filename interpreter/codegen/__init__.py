@@ -1,15 +1,10 @@
-"""Generate Python for a compiled ruleset: expressions, option lists, end checks and runs of effects as source.
+"""Generate Python for a compiled ruleset: option lists, runs of effects, the turn's transition and position
+values as source.
 
-The route is Jinja's: the checked ruleset is written out as Python source once (emit.py writes it
-safely, options.py and effects.py write its parts, module.py assembles, compiles and installs it),
-and the engine calls the functions it defines. See docs/compile.md.
+The route is Jinja's: the checked ruleset is written out as Python source once, while it compiles
+(options.py, effects.py, turns.py and scoring.py write its parts; module.py assembles, compiles and
+installs it), and the engine calls the functions it defines. See docs/compile.md.
 """
-
-
-def prepare(ruleset) -> None:
-    """Generate, compile and install a ruleset's code (once)."""
-    from .module import prepare as run
-    run(ruleset)
 
 
 def python_source(ruleset) -> str:

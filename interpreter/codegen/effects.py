@@ -1,9 +1,12 @@
 """Runs of effects that never wait for a decision -> Python source of one function per run ("segments").
 
-A segment runs its effects in order with their expressions inline and local names as Python
-variables (still written to the environment, which later effects, labels and saves read). Control
-flow inside it (if, loops, procedure calls) is Python control flow when every effect it contains
-may be fused too; effects that ask a decision, and anything containing one, stay nodes of the VM.
+Generated code is the only way effects run. A segment runs its effects in order with their
+expressions inline and local names as Python variables (still written to the environment, which
+later effects, labels and saves read). Control flow inside it (if, loops, procedure calls) is Python
+control flow when every effect it contains may be fused too. An `if`, a procedure call or a move or
+deal with `if_empty` whose effects ask a decision ends its segment (a "tail"): the segment does its
+own part (the condition, the arguments, the move) and pushes the block that waits for the VM. What
+stays a node of the VM is only what waits: decisions, and the loops around them.
 A segment function returns True when the game stopped inside it (it ended, stalled, or a turn or
 round was left): the VM then finds its frame gone.
 """
@@ -11,7 +14,6 @@ from __future__ import annotations
 
 from ..engine import nodes as N
 from ..expr.emit import comment, key, local_name, where
-from ..runtime.effects import MAX_LOOP
 from ..runtime.values import ELEMENT
 
 SCALAR_KINDS = {"int", "bool", "str", "player", "card", "none", "value"}
@@ -31,7 +33,10 @@ def fresh(fn) -> bool:
     if tree.data == "where":
         return True
     return tree.data == "call" and str(tree.children[0]) in FRESH_CALLS
+
+
 SIMPLE = (N.Move, N.Deal, N.Shuffle, N.Set, N.Let, N.Log, N.Reveal, N.EndGame, N.EndTurn, N.EndRound)
+TAILS = (N.If, N.Call, N.Move, N.Deal)   # may end a segment by pushing a block that waits (see tail)
 
 
 class Fuser:
@@ -59,6 +64,21 @@ class Fuser:
         if t is N.Call:
             return self.block_fusible(node.block)
         return False
+
+    def tail(self, node) -> bool:
+        """Whether a node that is not fusible may end a segment: its own part run in Python, then the block
+        of its that waits for a decision pushed for the VM (an `if`'s branch, a procedure, an `if_empty`)."""
+        return type(node) in TAILS and not self.fusible(node)
+
+    def pushed_blocks(self, node) -> list:
+        """The blocks a tail pushes for the VM (its blocks that wait for a decision)."""
+        if type(node) is N.If:
+            blocks = [node.then_block, node.else_block]
+        elif type(node) is N.Call:
+            blocks = [node.block]
+        else:
+            blocks = [node.if_empty]
+        return [b for b in blocks if b is not None and not self.block_fusible(b)]
 
     def block_fusible(self, bid) -> bool:
         block = self.rs.blocks[bid]
@@ -123,7 +143,12 @@ class Fuser:
             self.statement(node, py)
 
     def block(self, bid, py) -> None:
-        """A nested block (if, loop): same environment, its own local names."""
+        """A nested block (if, loop): same environment, its own local names; a block that waits for a
+        decision (in a tail, see `tail`) is pushed for the VM, and the segment ends."""
+        if bid is not None and not self.block_fusible(bid):
+            self.b.lines.add(f"vm.push({int(bid)}, e)")
+            self.b.lines.add("return False")
+            return
         self.statements(list(self.rs.blocks[bid]) if bid is not None else [], dict(py))
 
     def statement(self, node, py) -> None:
@@ -248,12 +273,11 @@ class Fuser:
         cond = self.expr(node.cond, py)
         go_on = f"(not {cond})" if node.until else cond
         limit, n = self.b.ns.fresh("limit"), self.b.ns.fresh("n")
-        where = self.const(f"({node.text} at {node.loc})", "S_where")
+        where = self.const(node.where(), "S_where")
         lines.add(f"if {go_on}:")
         with lines.indent():
-            lines.add(f"{limit} = min({self.expr(node.limit, py)}, {MAX_LOOP})")
+            lines.add(f"{limit} = N_loop_limit(vm, {self.expr(node.limit, py)}, {where})")
             lines.add(f"if {limit} < 1:")
-            lines.add(f"    vm.stall(f'a loop may run {{{limit}}} times but its condition holds {{{where}}}')")
             lines.add("    return True")
             lines.add(f"{n} = 1")
             lines.add("while True:")
@@ -267,7 +291,7 @@ class Fuser:
                 lines.add(f"if not {go_on}:")
                 lines.add("    break")
                 lines.add(f"if {n} >= {limit}:")
-                lines.add(f"    vm.stall(f'a loop ran {{{limit}}} times without its condition being met {{{where}}}')")
+                lines.add(f"    N_loop_spent(vm, {limit}, {where})")
                 lines.add("    return True")
                 lines.add(f"{n} += 1")
 
@@ -291,9 +315,14 @@ class Fuser:
             lines.loop = outer
 
     def s_Call(self, node, py):
-        fname = self.procedure(node.block, getattr(node, "name", None) or f"block{node.block}")
         env = ", ".join([f"'me': {py.get('me', 'me')}"] +
                         [f"{key(name)}: N_keep(g, {self.expr(value, py)})" for name, value in node.args])
+        if not self.block_fusible(node.block):
+            # the procedure waits for a decision (or calls itself): pushed for the VM, whose stack limit holds
+            self.b.lines.add(f"vm.push({int(node.block)}, {{{env}}})")
+            self.b.lines.add("return False")
+            return
+        fname = self.procedure(node.block, getattr(node, "name", None) or f"block{node.block}")
         self.b.lines.add(f"if {fname}(vm, g, {{{env}}}):")
         self.b.lines.add("    return True")
 

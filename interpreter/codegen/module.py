@@ -1,10 +1,12 @@
-"""A compiled Ruleset -> one generated Python module (option lists, effect segments), compiled and installed.
+"""A compiled Ruleset -> one generated Python module (option lists, effect segments, the turn's transition,
+position values), compiled and installed.
 
-`prepare(ruleset)` runs once per ruleset, when its first game starts: it writes the module, compiles
-it, gives each choice its option-listing function and puts a Segment node at the start of every
-run of fusible effects. Blocks keep their length and their other nodes, so a frame's position means
-what it meant before (saved games and replays are unchanged); the Segment makes the VM jump over
-the nodes it ran.
+`generate(ruleset)` runs once per ruleset, while it is compiled (compiler/ruleset.py), before anything
+else sees it: it writes the module, compiles it, gives each choice its option-listing function and
+puts a Segment node (engine/nodes.py) at the start of every run of effects. Blocks keep their length
+and their other nodes, so a frame's position means what it meant before (saved games and replays are
+unchanged); the Segment makes the VM jump over the nodes it ran. After it, nothing changes the
+ruleset: every game, clone, save and bot reads it as it is.
 """
 from __future__ import annotations
 
@@ -21,27 +23,6 @@ from .scoring import emit_values, install_values
 from .turns import emit_turns
 
 _serial = itertools.count(1)
-
-
-class Segment(N.Node):
-    """A run of fused effects at one position of a block: runs them all, then the VM goes on after them."""
-
-    def __init__(self, fn, end: int, nodes, generated):
-        self.fn, self.end, self.nodes, self.generated = fn, end, tuple(nodes), generated
-        first = nodes[0]
-        self.loc, self.text, self.id = first.loc, first.text, first.id
-
-    def run(self, vm, g, frame):
-        frame[1] = self.end
-        self.fn(vm, g, frame[2])
-
-    def origin(self, exc):
-        """The effect whose generated line raised `exc` (for located errors), or this segment's first."""
-        return self.generated.node_of(exc) or self.nodes[0]
-
-    def enclosing(self, exc):
-        """The fused loop whose body raised `exc` (the VM's stack does not show it), or None."""
-        return self.generated.node_of(exc, self.generated.loops)
 
 
 class Generated:
@@ -136,7 +117,7 @@ def sub_blocks(node) -> list:
 
 def vm_blocks(rs, fuser) -> list:
     """The blocks the VM runs as frames, in order: from the game's block, through every node that is not
-    fused (a fused node's blocks are written inside its segment)."""
+    fused (a fused node's blocks are written inside its segment; a tail's, only those it pushes)."""
     order, seen = [], set()
     todo = [rs.game_block] + [a.block for a in rs.actions.values() if a.block is not None]
     while todo:
@@ -146,23 +127,38 @@ def vm_blocks(rs, fuser) -> list:
         seen.add(bid)
         order.append(bid)
         for node in rs.blocks[bid]:
-            if not fuser.fusible(node):
+            if fuser.tail(node):
+                todo.extend(fuser.pushed_blocks(node))
+            elif not fuser.fusible(node):
                 todo.extend(sub_blocks(node))
     return sorted(order)
 
 
-def prepare(rs) -> None:
-    """Generate, compile and install the ruleset's code (once; later calls do nothing)."""
-    if rs.generated is not None:
-        return
+def segments_of(block, fuser) -> list:
+    """The runs of a block that become segments: (start, end, whether the last one is a tail)."""
+    out, i = [], 0
+    while i < len(block):
+        if not fuser.fusible(block[i]) and not fuser.tail(block[i]):
+            i += 1
+            continue
+        j = i
+        while j < len(block) and fuser.fusible(block[j]):
+            j += 1
+        tail = j < len(block) and fuser.tail(block[j])
+        if tail:
+            j += 1
+        out.append((i, j, tail))
+        i = j
+    return out
+
+
+def generate(rs) -> None:
+    """Write, compile and install the ruleset's code: called once, by the compiler, before the ruleset is
+    handed out (compiler/ruleset.py); nothing is installed later."""
     b = Builder(rs)
     lines = b.lines
     installs, ends = [], []
     for choice, hint, when in choices(rs):
-        choice.listed_ok = False
-        if choice.subsets or not all(has_tree(f) for f in list(choice.domains) + [choice.cond, when] if f is not None):
-            continue   # subset arguments are listed by the engine (see choices.py)
-        choice.listed_ok = True
         fname = b.ns.fresh_global(hint)
         lines.node = None
         lines.add(comment(f"the options of {choice.name}"))
@@ -170,7 +166,7 @@ def prepare(rs) -> None:
         lines.add("")
         installs.append((choice, fname))
     for node in rs.nodes:
-        if type(node) is F.Step and node.players is None and all(a.listed_ok for a in node.actions):
+        if type(node) is F.Step and node.players is None:
             fname = b.ns.fresh_global(f"S_{node.name}")
             lines.add(comment(f"the options of the step {node.name}"))
             lines.node = node   # an error here is the step's (see Generated.fused_origin)
@@ -178,7 +174,7 @@ def prepare(rs) -> None:
             lines.node = None
             lines.add("")
             installs.append((node, fname))
-        elif type(node) is F.EndChecks and all(has_tree(f) for f, *_ in node.game_ends + node.round_ends):
+        elif type(node) is F.EndChecks:
             fname = b.ns.fresh_global("E_ends")
             lines.add(comment("the end conditions, the game's first"))
             lines.node = node
@@ -188,27 +184,20 @@ def prepare(rs) -> None:
     valued = emit_values(b)
     fuser = Fuser(b)
     roles = block_roles(rs)
-    runs = []   # (block id, start, end, function name)
+    runs = []   # (block id, start, end, function name, whether it ends in a tail)
     seen = set()
     for bid in vm_blocks(rs, fuser):
         block = rs.blocks[bid]
         if id(block) in seen or not block:
             continue
         seen.add(id(block))
-        i = 0
-        while i < len(block):
-            if not fuser.fusible(block[i]):
-                i += 1
-                continue
-            j = i
-            while j < len(block) and fuser.fusible(block[j]):
-                j += 1
+        for i, j, tail in segments_of(block, fuser):
             role = roles.get(bid, f"block{bid}")
             fname = b.ns.fresh_global(f"B_{role}" if i == 0 else f"B_{role}_from{i}")
             fuser.segment(list(block[i:j]), fname, f"{role}: effects {i + 1} to {j} of {len(block)}")
-            runs.append((bid, i, j, fname))
-            i = j
-    fused = emit_turns(b, runs, {id(node): fname for node, fname in installs if type(node) is F.Step},
+            runs.append((bid, i, j, fname, tail))
+    fused = emit_turns(b, [run[:4] for run in runs],
+                       {id(node): fname for node, fname in installs if type(node) is F.Step},
                        {id(node): fname for node, fname in ends})
     while b.later:
         fn, args = b.later.pop(0)
@@ -227,10 +216,10 @@ def prepare(rs) -> None:
     for node, fname in fused:
         node.fused, node.generated = values[fname], generated
     edited = {}   # id(old block) -> (old block, its nodes with segments in)
-    for bid, i, j, fname in runs:
+    for bid, i, j, fname, tail in runs:
         block = rs.blocks[bid]
         nodes = edited.setdefault(id(block), (block, list(block)))[1]
-        nodes[i] = Segment(values[fname], j, block[i:j], generated)
+        nodes[i] = N.Segment(values[fname], j, block[i:j], generated, tail)
     new = {k: tuple(nodes) for k, (_, nodes) in edited.items()}
     for bid, block in enumerate(rs.blocks):
         if id(block) in new:
@@ -238,14 +227,13 @@ def prepare(rs) -> None:
     rs.reindex_blocks()
     for action in rs.actions.values():
         block = rs.blocks[action.block] if action.block is not None else ()
-        if block and type(block[0]) is Segment and block[0].end == len(block):
+        if block and type(block[0]) is N.Segment and block[0].end == len(block) and not block[0].tail:
             action.direct = block[0]   # its effects never wait for a decision: run without a frame
     rs.generated = generated
 
 
 def python_source(rs) -> str:
     """The generated module of a ruleset as people read it: the constants it names, then the code."""
-    prepare(rs)
     gen = rs.generated
     out = [comment(f"Python generated for the ruleset {rs.name}"), "# constants:"]
     for name, value in gen.ns.shown:

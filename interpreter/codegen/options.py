@@ -90,13 +90,19 @@ def emit_options(builder, choice, fname: str, when=None) -> None:
 
 def emit_step(builder, step, fname: str) -> None:
     """Write `def fname(g, e, me)`: every option of a step's actions as (action index, arguments), and the
-    step's pass (-1, ()) when it is optional and there is something to pass on."""
+    step's pass (-1, ()) when it is optional and there is something to pass on. An action with subset
+    arguments gives the options its own function lists and the engine keeps (those whose subsets can be
+    picked, engine/choices.py)."""
     lines = builder.lines
     lines.add(f"def {fname}(g, e, me):")
     with lines.indent():
         lines.add("out = []")
         for i, action in enumerate(step.actions):
             lines.add(comment(f"{action.name}"))
+            if action.subsets:
+                listed = builder.ns.const(action.options, "K_options")
+                lines.add(f"out += [({i}, _a) for _a in {listed}(g, me)]")
+                continue
             emit_listing(builder, action, action.when, i)
         if step.optional:
             lines.add("if out:")

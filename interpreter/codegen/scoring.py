@@ -4,10 +4,8 @@ Bots score positions many times a decision, and final scoring runs at every game
 expressions kept their checked trees, code generation writes them as `V_evaluate(g, me)` (the value of
 `agents: evaluate` for player `me`) and `V_parts(g, me)` (the values of the score parts, in order), with
 `me` a Python variable rather than an environment built per call. They are the same expressions, so
-they compute the same values and pay the same work budget. Without generated code (an expression
-without a tree, a ruleset run with `generated = "off"`), the expressions are called as before with
-`me` bound. Either way an error is told at the expression (file, line and column), as the VM tells
-an effect's.
+they compute the same values and pay the same work budget as each expression called alone. An error
+is told at the expression (file, line and column), as the VM tells an effect's.
 """
 from __future__ import annotations
 
@@ -81,9 +79,8 @@ def _zone_like(tree, Tree) -> bool:
 
 
 def emit_values(b) -> list:
-    """Write `V_evaluate` and `V_parts` for the expressions that kept their checked trees
+    """Write `V_evaluate` (when the ruleset declares `agents: evaluate`) and `V_parts`
     -> [(what, function name)], what being "evaluate" or "parts"."""
-    from ..expr.compiler import has_tree
     rs, lines = b.rs, b.lines
     out = []
 
@@ -101,7 +98,7 @@ def emit_values(b) -> list:
         lines.add(f"    raise {fail}(_x, {b.ns.const(expr, 'K_expr')}) from None")
 
     lines.node = None
-    if rs.evaluate is not None and has_tree(rs.evaluate):
+    if rs.evaluate is not None:
         fname = b.ns.fresh_global("V_evaluate")
         lines.add(comment("how good the position is for player me: the ruleset's 'agents: evaluate' (bots)"))
         lines.add(f"def {fname}(g, me):")
@@ -110,23 +107,23 @@ def emit_values(b) -> list:
         lines.add("")
         out.append(("evaluate", fname))
     parts = [expr for _, expr in rs.scoring.parts]
-    if parts and all(has_tree(expr) for expr in parts):
-        fname = b.ns.fresh_global("V_parts")
-        lines.add(comment("the score parts of player me, in order (final scoring; bots without 'evaluate')"))
-        lines.add(f"def {fname}(g, me):")
-        names = []
-        with lines.indent():
-            for expr in parts:
-                names.append(b.ns.fresh("part"))
-                guarded(expr, f"{names[-1]} = ")
-            lines.add(f"return [{', '.join(names)}]")
-        lines.add("")
-        out.append(("parts", fname))
+    fname = b.ns.fresh_global("V_parts")   # without parts, it gives the empty list
+    lines.add(comment("the score parts of player me, in order (final scoring; bots without 'evaluate')"))
+    lines.add(f"def {fname}(g, me):")
+    names = []
+    with lines.indent():
+        for expr in parts:
+            names.append(b.ns.fresh("part"))
+            guarded(expr, f"{names[-1]} = ")
+        lines.add(f"return [{', '.join(names)}]")
+    lines.add("")
+    out.append(("parts", fname))
     return out
 
 
 def install_values(rs, values: dict, written: list) -> None:
-    """Put the compiled functions where `evaluation` and `part_values` find them."""
+    """Put the compiled functions where the bots and final scoring find them (`rs.evaluation`, `values` of
+    its Scoring)."""
     for what, fname in written:
         if what == "evaluate":
             rs.evaluation = values[fname]

@@ -1,5 +1,6 @@
 """The flow of a turn (its loop, steps and end checks) -> Python source of the turn's transition: from the end
-of one turn's steps to the next turn's first decision in one call, doing what the VM would do node by node.
+of one turn's steps to the next turn's first decision in one call, doing what the VM would do node by node
+(the turn's nodes are run by the VM only for the first turn of a round).
 
 Two functions, installed as the block ends of the flow nodes (engine/flow.py, `Fused`):
 
@@ -26,15 +27,10 @@ def emit_turns(b, runs, listed: dict, ends: dict) -> list:
     `runs`: the segments, (block id, start, end, function name); `listed`: id(step) -> the name of its
     generated options; `ends`: id(end checks) -> the name of its generated end conditions."""
     rs = b.rs
-    loop_id, steps_id = getattr(rs, "turn_loop_node", None), getattr(rs, "steps_node", None)
-    if loop_id is None or steps_id is None:
-        return []
-    loop, steps = rs.nodes[loop_id], rs.nodes[steps_id]
-    if type(loop) is not F.TurnLoop or type(steps) is not F.Steps:
-        return []
+    loop, steps = rs.nodes[rs.turn_loop_node], rs.nodes[rs.steps_node]
     body = rs.blocks[loop.body]
-    if steps not in body or type(body[0]) is not F.TurnStart:
-        return []
+    # the flow compiler (compiler/flow.py) always builds a turn so
+    assert type(loop) is F.TurnLoop and type(steps) is F.Steps and steps in body and type(body[0]) is F.TurnStart
     segments = {i: (j, fname) for bid, i, j, fname in runs if rs.blocks[bid] is body}
     start = b.ns.fresh_global("T_turn_start")
     end = b.ns.fresh_global("T_turn_end")
@@ -90,11 +86,9 @@ class _Writer:
             lines.node = turn
             lines.add(comment(f"{turn.text} ({where(turn.loc)})" if turn.loc is not None else turn.text))
             lines.add("frame[1] = 1")
-            lines.add(f"if g.turn >= {int(turn.limit)}:")
-            lines.add(f"    {b.ns.const(turn, 'K_turn')}.run(vm, g, frame)   # the turn limit: a stalled draw")
+            lines.add(f"{b.ns.const(turn, 'K_turn')}.run(vm, g, frame)   # the turn counted (or its limit reached)")
+            lines.add("if g.result is not None:")
             lines.add("    return True")
-            lines.add("g.turn += 1")
-            lines.add("e['me'] = g.current")
             pos = self.effects(1, steps)
             if pos is not None:
                 self.steps(pos, steps, listed)

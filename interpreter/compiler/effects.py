@@ -9,6 +9,7 @@ from ..errors import did_you_mean
 from ..expr.compiler import ELEMENT, KIND_WORDS, ExprError, Scope
 from ..expr.compiler import member_of
 from ..expr.parser import parse
+from ..runtime.effects import BACK_WORDS, FRONT_WORDS
 from .context import Abort, Context, valid_name
 
 # effect name -> (keys allowed beside it in the same map, whether its own value is a map of fields)
@@ -30,7 +31,7 @@ REVEAL_FIELDS = {"cards", "to", "until", "log"}
 SUBSET_FIELDS = ("pick", "count", "min", "max")
 REVEAL_UNTIL = ("move", "turn", "round")
 LOG_FIELDS = {"text", "to"}
-END_WORDS = N.FRONT_WORDS | N.BACK_WORDS
+END_WORDS = FRONT_WORDS | BACK_WORDS
 DEFAULT_LOOP_MAX = 1000
 
 

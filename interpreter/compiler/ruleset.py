@@ -8,7 +8,7 @@ from ..engine.choices import Action
 from ..engine.picks import Pick
 from ..expr.compiler import Scope
 from ..ruleset import Ruleset, Scoring
-from ..errors import did_you_mean
+from ..errors import Diagnostic, did_you_mean
 from ..parameters import value_problem
 from .cards import COMPONENT_KEYS, CardsBuilder  # noqa: F401  (the key sets are named here too)
 from .context import Abort, Context, valid_name
@@ -43,7 +43,23 @@ def compile_ruleset(source) -> Ruleset:
     except Abort:
         rs = None
     ctx.check()
+    generate_code(ctx, rs)
     return rs
+
+
+def generate_code(ctx: Context, rs: Ruleset) -> None:
+    """Write and install the ruleset's generated code (codegen/): it is compiled once, here, and never
+    changed afterwards; what generation refuses is an error of the ruleset, told at the effect or
+    expression it was writing (or at the file)."""
+    from ..codegen.module import generate
+    try:
+        generate(rs)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, AssertionError, SyntaxError,
+            RecursionError) as exc:
+        node = getattr(exc, "node", None)
+        loc = getattr(node, "loc", None) or ctx.source.location(())
+        ctx.diagnostics.append(Diagnostic("generate", f"this ruleset could not be turned into Python: {exc}", loc))
+        ctx.check()
 
 
 class _Builder(CardsBuilder, ZonesBuilder, NamesBuilder, FlowBuilder):

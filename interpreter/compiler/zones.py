@@ -4,7 +4,7 @@ A mixin of the ruleset builder (ruleset.py): it uses the builder's context, name
 """
 from __future__ import annotations
 
-from ..engine.layout import MAX_FAMILY
+from ..layout import MAX_FAMILY
 from ..engine.view import LEVELS, VISIBILITIES
 from ..errors import did_you_mean
 from ..ruleset import Zone

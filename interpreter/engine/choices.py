@@ -1,10 +1,10 @@
 """Choices: named arguments drawn from domains, a legality condition, and a label; actions add effects."""
 from __future__ import annotations
 
-from itertools import combinations, product
+from itertools import combinations
 
 from ..errors import GameError
-from ..runtime.budget import MAX_STEP_ITEMS, MAX_TEXT, over_items, spend
+from ..runtime.budget import MAX_TEXT, spend
 from ..runtime.operators import translate
 
 MAX_COMPLETION_CHECKS = 20_000   # conditions tried to see whether a partial pick can still be completed
@@ -50,15 +50,12 @@ class Choice:
         # When no domain reads an earlier argument, options are a plain cartesian product.
         self.independent = not any(getattr(d, "locals_used", set()) & set(self.arg_names) for d in self.domains)
 
-    listed = None   # generated code (interpreter/codegen): (g, env, player) -> the options, when no subsets
-    listed_ok = False
+    listed = None   # generated code (codegen/options.py): (g, env, player) -> the bindings of the arguments
 
     def options(self, g, env, player):
         """Every legal binding of the arguments, as tuples, in domain order (without the subsets, and
         only where the subsets can be picked legally)."""
-        if self.listed is not None:
-            return self.listed(g, env, player)
-        found = self._plain_options(g, env, player)
+        found = self.listed(g, env, player)
         if not self.subsets:
             return found
         base = dict(env)
@@ -121,60 +118,6 @@ class Choice:
             return self.final is None or bool(self.final(g, env, None))
         return self.completable(g, env, j + 1, [])
 
-    def _plain_options(self, g, env, player):
-        env = dict(env)
-        env["me"] = player
-        out = []
-        names, domains, cond = self.arg_names, self.domains, self.cond
-        if not names:
-            if cond is None or cond(g, env, None):
-                out.append(())
-            return out
-        if len(names) == 1:
-            name = names[0]
-            values = domains[0](g, env, None)
-            w = g.work - len(values)
-            g.work = w
-            if w < 0:
-                raise over_items()
-            for v in values:
-                env[name] = v
-                if cond is None or cond(g, env, None):
-                    out.append((v,))
-            return out
-        if self.independent:
-            lists = [list(d(g, env, None)) for d in domains]
-            total = 1
-            for values in lists:
-                total *= len(values)
-                if total > MAX_STEP_ITEMS:   # before multiplying on: the product could be astronomical
-                    raise GameError(f"the arguments of '{self.name}' make more than {MAX_STEP_ITEMS:,} "
-                                    "combinations to try (see Limits in the language reference)", "budget")
-            spend(g, total)
-            combos = product(*lists)
-            if cond is None:
-                return list(combos)
-            for combo in combos:
-                env.update(zip(names, combo))
-                if cond(g, env, None):
-                    out.append(combo)
-            return out
-        last = len(names) - 1
-
-        def walk(i, prefix):
-            name = names[i]
-            values = domains[i](g, env, None)
-            spend(g, len(values))
-            for v in values:
-                env[name] = v
-                if i == last:
-                    if cond is None or cond(g, env, None):
-                        out.append(prefix + (v,))
-                else:
-                    walk(i + 1, prefix + (v,))
-        walk(0, ())
-        return out
-
     def label(self, vm, g, player, args, outer=None):
         """The readable label of one option (`outer`: the names around a `choose`, which its label may use).
 
@@ -202,13 +145,8 @@ class Action(Choice):
         self.when, self.block, self.text = when, block, text
 
     def options(self, g, player, env=None):
-        if self.listed is not None:   # generated: `when` first, then the options
-            return self.listed(g, EMPTY if env is None else env, player)
-        if self.when is not None:
-            check = {"me": player} if env is None else dict(env, me=player)
-            if not self.when(g, check, None):
-                return []
-        return Choice.options(self, g, {} if env is None else env, player)
+        """The action's options for `player` (its generated listing checks `when` first)."""
+        return Choice.options(self, g, EMPTY if env is None else env, player)
 
 
 class Template:

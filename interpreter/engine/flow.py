@@ -49,27 +49,27 @@ class RoundFirstPlayer(Node):
 
 
 class Fused(Node):
-    """A flow node whose block end generated code may run (interpreter/codegen/turns.py): `fused(vm, g,
-    frame)` does what the VM would do next, up to the next decision, and returns true when the VM must
-    stop (a decision waits, or the game is over); an error inside is told at the node whose generated
-    line raised it, as the VM tells it at the node it was running."""
+    """A flow node whose block end is generated code (interpreter/codegen/turns.py): `fused(vm, g, frame)`
+    does what the VM would do next, up to the next decision, and returns true when the VM must stop (a
+    decision waits, or the game is over); an error inside is told at the node whose generated line raised
+    it, as the VM tells it at the node it was running."""
 
     fused = None       # generated: (vm, g, frame) -> true when the VM stops
     generated = None   # the generated module (for the place of an error)
 
     def origin(self, exc):
-        if self.generated is not None:
-            return self.generated.fused_origin(exc) or self
-        return self
+        return self.generated.fused_origin(exc) or self
 
     def enclosing(self, exc):
-        if self.generated is not None:
-            return self.generated.node_of(exc, self.generated.loops)
-        return None
+        return self.generated.node_of(exc, self.generated.loops)
+
+    def block_end(self, vm, g, frame):
+        return self.fused(vm, g, frame)
 
 
 class TurnLoop(Fused):
-    """Play turns until the round ends; between turns, pass to the next player."""
+    """Play turns until the round ends; between turns (its generated block end, `T_turn_start`), pass to the
+    next player and start the next turn."""
 
     loop = "turns"
 
@@ -79,22 +79,10 @@ class TurnLoop(Fused):
     def run(self, vm, g, frame):
         vm.push(self.body, {"me": g.current}, self.id)
 
-    def block_end(self, vm, g, frame):
-        if self.fused is not None:   # the next player, and the next turn up to its first decision
-            return self.fused(vm, g, frame)
-        env = frame[2]
-        if g.known:
-            forget(g, "turn")
-        if self.next_player is None:
-            g.current = g.players[(g.current + 1) % g.n]
-        else:
-            g.current = as_player(g, self.next_player(g, env, None), "the next player")
-        frame[1] = 0
-        frame[2] = {"me": g.current}
-
 
 class TurnStart(Node):
-    """Count the turn; at the ruleset's turn limit, end the game as a stalled draw."""
+    """Count the turn; at the ruleset's turn limit, end the game as a stalled draw (the first turn of a
+    round; the turn's transition, codegen/turns.py, calls it for the others)."""
 
     def __init__(self, limit):
         self.limit = limit
@@ -108,7 +96,8 @@ class TurnStart(Node):
 
 
 class Steps(Fused):
-    """The steps of one turn, in a block of their own so that `end_turn` can leave it."""
+    """The steps of one turn, in a block of their own so that `end_turn` can leave it; when they are done
+    (its generated block end, `T_turn_end`), the turn's end effects, its end checks, and the next turn."""
 
     def __init__(self, body):
         self.body = body
@@ -116,17 +105,12 @@ class Steps(Fused):
     def run(self, vm, g, frame):
         vm.push(self.body, frame[2], self.id)
 
-    def block_end(self, vm, g, frame):
-        if self.fused is not None:   # the turn's end effects, its end checks, and on to the next turn
-            return self.fused(vm, g, frame)
-        g.stack.pop()
-
 
 class Step(Choose):
     """One step of a turn: the current player (or `player`, or several `players` at once) chooses one
     of the legal options of the listed actions; an optional step adds "pass"; no option, no step."""
 
-    listed = None   # generated code: (g, env, player) -> the options of every action, and the pass
+    listed = None   # generated code (codegen/options.py): (g, env, player) -> every action's options, and the pass
 
     def __init__(self, actions, player, players, optional, when, name, secret=None, until="all"):
         super().__init__(player or (lambda g, e, it: g.current), players, name, None, None, actions, optional,
@@ -143,18 +127,8 @@ class Step(Choose):
             return Choose.run(self, vm, g, frame)
         # the common case, kept short: one player chooses among the actions' options
         p = g.current if self.own_player is None else as_player(g, self.own_player(g, env, None), "the step's player")
-        if self.listed is not None:   # generated (interpreter/codegen): every action's options, and the pass
-            options = self.listed(g, env, p)
-            return vm.ask(self.id, p, options) if options else None
-        options = []
-        for i, action in enumerate(self.actions):
-            for args in action.options(g, p):
-                options.append((i, args))
-        if not options:
-            return
-        if self.optional:
-            options.append((-1, ()))
-        return vm.ask(self.id, p, options)
+        options = self.listed(g, env, p)
+        return vm.ask(self.id, p, options) if options else None
 
 
 class EndChecks(Node):
@@ -171,25 +145,9 @@ class EndChecks(Node):
     #                    the game's), or -1
 
     def run(self, vm, g, frame):
-        env = frame[2]
-        if self.first_end is not None:
-            i = self.first_end(g, env)
-            if i >= 0:
-                self.take(vm, g, frame, i)
-            return
-        for i, (cond, winners, reason, block) in enumerate(self.game_ends):
-            if cond(g, env, None):
-                if block is not None:
-                    vm.push(block, dict(env), self.id, i)
-                    return
-                vm.finish(reason, None if winners is None else winners(g, env, None))
-                return
-        for cond, _, reason, _ in self.round_ends:
-            if cond(g, env, None):
-                if vm.record:
-                    g.log.append(f"round {g.round} ends: {reason}")
-                end_round(vm, g)
-                return
+        i = self.first_end(g, frame[2])
+        if i >= 0:
+            self.take(vm, g, frame, i)
 
     def take(self, vm, g, frame, i):
         """End condition i holds (the game's, then the round's): end the game or the round."""

@@ -96,7 +96,6 @@ class Game:
         g.pvars = {k: [_fresh(v) for _ in range(players)] for k, v in rs.player_vars.items()}
         g.cvars = {k: [_fresh(spec.value) for _ in rs.card_values] for k, spec in rs.card_vars.items()}
         g.current = PLAYERS[0]
-        rs.prepare()
         game = cls(rs, g, record)
         game.push(rs.game_block, {"me": PLAYERS[0]})
         game._run()
@@ -258,7 +257,6 @@ class Game:
         try:
             if not isinstance(data, dict) or data.get("fingerprint") != ruleset.fingerprint:
                 raise GameError("this saved game was made with a different ruleset", "saved-game")
-            ruleset.prepare()
             check_save(ruleset, data)
             state = State.from_json(data["state"], ruleset.blocks.__getitem__, ruleset.card_values)
             state.layout = ruleset.layout(state.n, state.params)

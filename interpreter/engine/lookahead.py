@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import random
 
-from ..ruleset import evaluation, part_values
 from ..runtime.draws import below, shuffle
 from ..runtime.values import Card, Player
 
@@ -42,7 +41,7 @@ def _deal_unseen(world, player: int, rng) -> None:
     rs, g = world.rs, world.state
     known = g.known
     zones = g.zones
-    spots, types, one_type = _unseen_slots(rs, g.layout, player)
+    spots, types, one_type = g.layout.unseen[player]
     holes = None   # (slot, position) of every card the player cannot identify, when some are known
     before = []
     if known:
@@ -92,23 +91,6 @@ def _deal_unseen(world, player: int, rng) -> None:
     # values everyone sees on the cards' backs stay where they lie.
     _relabel(world, dict(zip(before, pool)))
     _hide_values(world, player, pool, rng)
-
-
-def _unseen_slots(rs, layout, player: int):
-    """The slots whose cards `player` may not all see, each with the first position hidden (1 when the
-    top card shows), the type of every card, and whether all cards are of one type: worked out once
-    per layout and player."""
-    found = layout.unseen.get(player)
-    if found is None:
-        spots = []
-        for z in rs.zones.values():
-            for slot, owner, _ in layout.slots(z):
-                level = z.level(player, owner)
-                if level != "cards":
-                    spots.append((slot, 1 if level == "top" else 0))
-        types = tuple(c["type"] for c in rs.cards)
-        found = layout.unseen[player] = (tuple(spots), types, len(set(types)) <= 1)
-    return found
 
 
 def _relabel(world, sigma: dict) -> None:
@@ -270,10 +252,10 @@ def evaluator(rs, by: str = "auto"):
     ruleset's `agents: evaluate` (by="evaluate", or "auto" where it declares one), else each player's
     score total (by="score", or "auto"); None when the ruleset has neither."""
     if rs.evaluate is not None and by != "score":
-        evaluate = evaluation(rs)
+        evaluate = rs.evaluation
         return lambda g: [evaluate(g, p) for p in g.players]
     if rs.scoring.parts and by != "evaluate":
-        values = part_values(rs.scoring)
+        values = rs.scoring.values
 
         def totals(g):
             return [sum(v for v in values(g, p) if type(v) is int or type(v) is float) for p in g.players]
@@ -301,7 +283,7 @@ def position_value(rs, by: str = "auto"):
     """What the greedy bot maximises, as value(game state, player): the ruleset's `agents: evaluate` for
     the player; without one (or by="score"), the player's score total minus the best total of the others."""
     if rs.evaluate is not None and by != "score":
-        return evaluation(rs)
+        return rs.evaluation
     totals = evaluator(rs, "score")
     if totals is None:
         return None

@@ -1,17 +1,18 @@
-"""Runtime effect and flow nodes: what each compiled YAML effect does to a game state when the VM reaches it.
+"""The nodes of a compiled ruleset: its effects (what code generation writes out), and what the VM runs,
+the segments of generated code, the loops that wait for decisions, and the decisions themselves.
 
-A node runs with `run(vm, g, frame)`. Control nodes push frames (`vm.push`); a frame is the list
-`[block id, next position, env, owner node id, loop data]`, plain data so that a state can be
-cloned and saved as JSON. When a pushed block ends, the VM calls `block_end` on the owner node,
-which either loops (resets the position) or lets the frame go; a block end that returns true stops
-the VM (generated code ran on to the next decision: see flow.py, `Fused`).
+Effects never run here: every run of effects is one generated function (a Segment, codegen/effects.py)
+calling the runtime (runtime/effects.py). The VM runs what waits: a node runs with `run(vm, g, frame)`
+and may push frames (`vm.push`); a frame is the list `[block, next position, env, owner node id, loop
+data]`, plain data so that a state can be cloned and saved as JSON. When a pushed block ends, the VM
+calls `block_end` on the owner node, which either loops (resets the position) or lets the frame go; a
+block end that returns true stops the VM (generated code ran on to the next decision: see flow.py,
+`Fused`).
 """
 from __future__ import annotations
 
 from ..runtime.budget import kept
-from ..runtime.effects import (BACK_WORDS, FRONT_WORDS, MAX_LOOP, MAX_STACK, deal, end_round, end_turn,  # noqa: F401
-                               move_cards, move_top, reveal, set_card_var, set_player_var, set_var, shuffle,
-                               snapshot)
+from ..runtime.effects import loop_limit, loop_spent, snapshot
 from ..runtime.values import as_player, as_players
 
 
@@ -43,10 +44,33 @@ class Node:
         return None
 
 
-# cards ----------------------------------------------------------------------
+# the effects: descriptions that code generation writes out (codegen/effects.py); they never run here ---
+
+class Segment(Node):
+    """A run of effects at one position of a block, as one generated function (codegen/effects.py): runs
+    them all, then the VM goes on after them. A segment that ends in a tail (`tail`) may have pushed a
+    block that waits for a decision: the VM runs it next."""
+
+    def __init__(self, fn, end: int, nodes, generated, tail: bool = False):
+        self.fn, self.end, self.nodes, self.generated, self.tail = fn, end, tuple(nodes), generated, tail
+        first = nodes[0]
+        self.loc, self.text, self.id = first.loc, first.text, first.id
+
+    def run(self, vm, g, frame):
+        frame[1] = self.end
+        self.fn(vm, g, frame[2])
+
+    def origin(self, exc):
+        """The effect whose generated line raised `exc` (for located errors), or this segment's first."""
+        return self.generated.node_of(exc) or self.nodes[0]
+
+    def enclosing(self, exc):
+        """The fused loop whose body raised `exc` (the VM's stack does not show it), or None."""
+        return self.generated.node_of(exc, self.generated.loops)
+
 
 class Move(Node):
-    """Move cards between zones: a count from one end, or given cards; refill an empty source first."""
+    """`move`: cards between zones, a count from one end or given cards; refill an empty source first."""
 
     def __init__(self, src, dst, count, cards, take, at, if_empty_block, refill):
         self.src, self.dst, self.count, self.cards = src, dst, count, cards
@@ -54,118 +78,80 @@ class Move(Node):
         # what `cards` gives is checked to be cards unless its kind says so when the ruleset loads
         self.unsure = cards is not None and getattr(cards, "kind", "any") not in ("card", "cards")
 
-    def run(self, vm, g, frame):
-        env = frame[2]
-        s = self.src(g, env, None)
-        d = self.dst(g, env, None)
-        if self.cards is not None:
-            move_cards(vm, g, s, d, self.cards(g, env, None), self.at, env, self.text, self.unsure)
-            return
-        k = None if self.count is None else self.count(g, env, None)
-        if move_top(vm, g, s, d, k, self.take, self.at, env, self.refill) and self.if_empty is not None:
-            vm.push(self.if_empty, env)
-
 
 class Deal(Node):
-    """Deal a number of cards to each of some players, one card at a time around the table."""
+    """`deal`: a number of cards to each of some players, one card at a time around the table."""
 
     def __init__(self, src, zid, member, count, players, if_empty_block, refill):
         self.src, self.zid, self.member, self.count, self.players = src, zid, member, count, players
         self.if_empty, self.refill = if_empty_block, refill
 
-    def run(self, vm, g, frame):
-        env = frame[2]
-        s = self.src(g, env, None)
-        k = self.count(g, env, None)
-        who = g.players if self.players is None else as_players(g, self.players(g, env, None), "deal's players")
-        base = g.zbase[self.zid] + (0 if self.member is None else self.member(g, env, None) * g.n)
-        if deal(vm, g, s, base, k, who, self.refill) and self.if_empty is not None:
-            vm.push(self.if_empty, env)
-
 
 class Shuffle(Node):
-    """Shuffle one zone with the game's random generator."""
+    """`shuffle`: one zone, with the game's random generator."""
 
     def __init__(self, zone):
         self.zone = zone
 
-    def run(self, vm, g, frame):
-        shuffle(g, self.zone(g, frame[2], None))
-
 
 class Reveal(Node):
-    """Show cards to some players only: each remembers them (its view lists them) until they move, or
-    until the end of the turn or round; the log tells only them."""
+    """`reveal`: cards shown to some players only, until they move or until the end of the turn or round."""
 
     def __init__(self, cards, to, until, template):
         self.cards, self.to, self.until, self.template = cards, to, until, template
 
-    def run(self, vm, g, frame):
-        env = frame[2]
-        reveal(vm, g, self.cards(g, env, None), self.to(g, env, None), self.until, self.template, env)
-
-
-# values ---------------------------------------------------------------------
 
 class Set(Node):
-    """Assign game, player or card variables (`add` adds to them instead)."""
+    """`set`: game, player or card variables assigned (`add`: added to)."""
 
     def __init__(self, targets, add=False):
         self.targets, self.add = targets, add  # [(kind, name, owner fn or None, value fn)]
 
-    def run(self, vm, g, frame):
-        env = frame[2]
-        add = self.add
-        for kind, name, who, value in self.targets:
-            v = value(g, env, None)
-            if kind == "var":
-                set_var(vm, g, name, v, add)
-            elif kind == "pvar":
-                set_player_var(vm, g, name, who(g, env, None), v, add)
-            else:
-                set_card_var(vm, g, name, who(g, env, None), v, add)
-
 
 class Let(Node):
-    """Bind local names for the rest of the action or procedure."""
+    """`let`: local names bound for the rest of the action or procedure."""
 
     def __init__(self, bindings):
         self.bindings = bindings
 
-    def run(self, vm, g, frame):
-        env = frame[2]
-        for name, value in self.bindings:
-            v = value(g, env, None)
-            env[name] = kept(g, v) if type(v) is list else v
-
 
 class Log(Node):
-    """Write a line to the game's log (shown in transcripts and to players), for everyone or some players."""
+    """`log`: a line of the game's log, for everyone or some players."""
 
     def __init__(self, template, to=None):
         self.template, self.to = template, to
 
-    def run(self, vm, g, frame):
-        if vm.record:
-            env = frame[2]
-            to = None if self.to is None else as_players(g, self.to(g, env, None), "log's 'to'")
-            vm.log_line(self.template(vm, g, env), to)
-
-
-# control --------------------------------------------------------------------
 
 class If(Node):
-    """Run `then` or `else` depending on a condition."""
+    """`if`: `then` or `else` run depending on a condition."""
 
     def __init__(self, cond, then_block, else_block):
         self.cond, self.then_block, self.else_block = cond, then_block, else_block
 
-    def run(self, vm, g, frame):
-        env = frame[2]
-        block = self.then_block if self.cond(g, env, None) else self.else_block
-        if block is not None:
-            vm.push(block, env)
 
+class Call(Node):
+    """`call`: a named procedure run with its own local names, `me` and the arguments given."""
+
+    def __init__(self, block, args):
+        self.block, self.args = block, args
+
+
+class EndTurn(Node):
+    """`end_turn`: the rest of the turn's steps skipped; the turn's `end` effects and end checks still run."""
+
+
+class EndRound(Node):
+    """`end_round`: the round ends now; its `end` effects run, then the next round starts."""
+
+
+class EndGame(Node):
+    """`end_game`: the game ends now, with winners given by an expression or else by the scoring rules."""
+
+    def __init__(self, winners, reason):
+        self.winners, self.reason = winners, reason
+
+
+# loops that wait for decisions: run by the VM (a loop whose body never waits is generated code) -----
 
 class Repeat(Node):
     """Run a block while (or until) a condition holds, at most `max` times; more ends the game stalled."""
@@ -178,14 +164,15 @@ class Repeat(Node):
     def _go_on(self, g, env):
         return bool(self.cond(g, env, None)) != self.until
 
+    def where(self) -> str:
+        return f"({self.text} at {self.loc})"
+
     def run(self, vm, g, frame):
         env = frame[2]
         if self._go_on(g, env):
-            limit = min(self.limit(g, env, None), MAX_LOOP)
-            if limit < 1:
-                vm.stall(f"a loop may run {limit} times but its condition holds ({self.text} at {self.loc})")
-                return
-            vm.push(self.body, env, self.id, [1, limit])
+            limit = loop_limit(vm, self.limit(g, env, None), self.where())
+            if limit >= 1:
+                vm.push(self.body, env, self.id, [1, limit])
 
     def block_end(self, vm, g, frame):
         env = frame[2]
@@ -194,7 +181,7 @@ class Repeat(Node):
             return
         data = frame[4]
         if data[0] >= data[1]:
-            vm.stall(f"a loop ran {data[1]} times without its condition being met ({self.text} at {self.loc})")
+            loop_spent(vm, data[1], self.where())
             return
         data[0] += 1
         frame[1] = 0
@@ -226,48 +213,7 @@ class ForEach(Node):
         frame[1] = 0
 
 
-class Call(Node):
-    """Run a named procedure with its own local names: `me` and the arguments given."""
-
-    def __init__(self, block, args):
-        self.block, self.args = block, args
-
-    def run(self, vm, g, frame):
-        env = frame[2]
-        inner = {"me": env["me"]}
-        for name, value in self.args:
-            v = value(g, env, None)
-            inner[name] = kept(g, v) if type(v) is list else v
-        vm.push(self.block, inner)
-
-
-class EndTurn(Node):
-    """Skip the rest of the turn's steps; the turn's `end` effects and the end checks still run."""
-
-    def run(self, vm, g, frame):
-        end_turn(vm, g)
-
-
-class EndRound(Node):
-    """End the round now: the round's `end` effects run (with `me` the current player), then the next
-    round starts, by default with the same current player."""
-
-    def run(self, vm, g, frame):
-        end_round(vm, g)
-
-
-class EndGame(Node):
-    """End the game now, with winners (players) given by an expression or else by the scoring rules."""
-
-    def __init__(self, winners, reason):
-        self.winners, self.reason = winners, reason
-
-    def run(self, vm, g, frame):
-        winners = None
-        if self.winners is not None:
-            winners = self.winners(g, frame[2], None)
-        vm.finish(self.reason, winners)
-
+# decisions --------------------------------------------------------------------------------------------
 
 class Choose(Node):
     """A decision inside an effect: one player, or several at once, picks among options.
@@ -288,6 +234,8 @@ class Choose(Node):
         # a reaction window (`until: first`): only the first player in priority order who acted is
         # applied, priority going round the table from the player who opened the window
         self.until = until
+        # whether an option may leave items to pick (subset arguments, engine/picks.py)
+        self.picks = any(c is not None and c.subsets for c in (actions if actions is not None else (choice,)))
 
     def _options(self, g, env, p):
         if self.actions is not None:
@@ -333,14 +281,8 @@ class Choose(Node):
         """An option whose subsets are still to be picked is logged once they are (see engine/picks.py)."""
         return option[0] < 0 or not self.choice_of(option[0]).needs_picks(option[1])
 
-    picks = None   # whether an option of this decision may leave items to pick (worked out when first taken)
-
     def resume(self, vm, g, frame, option, player):
-        picks = self.picks
-        if picks is None:
-            picks = self.picks = any(c is not None and c.subsets
-                                     for c in (self.actions if self.actions is not None else (self.choice,)))
-        if picks and option[0] >= 0 and self.choice_of(option[0]).needs_picks(option[1]):
+        if self.picks and option[0] >= 0 and self.choice_of(option[0]).needs_picks(option[1]):
             vm.rs.nodes[vm.rs.pick_node].start(vm, g, self, option, player)
             return
         if self.players is None:

@@ -9,7 +9,8 @@ never later in `view()`, `decision` or `apply`.
 from __future__ import annotations
 
 from ..errors import GameError
-from .nodes import MAX_STACK, Choose
+from ..runtime.effects import MAX_STACK
+from .nodes import Choose
 from .picks import DONE, Pick
 
 STATE_FIELDS = ("n", "seed", "zones", "vars", "pvars", "params", "current", "round", "turn", "rng", "envs",

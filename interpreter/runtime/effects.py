@@ -293,6 +293,22 @@ def snapshot(value):
     return value
 
 
+# loops ----------------------------------------------------------------------
+
+def loop_limit(vm, limit, where: str) -> int:
+    """A `while`/`until` loop's `max`, within MAX_LOOP; when it is below 1 although the loop's condition
+    holds, the game ends stalled (`where`: the loop, for the reason)."""
+    limit = min(limit, MAX_LOOP)
+    if limit < 1:
+        vm.stall(f"a loop may run {limit} times but its condition holds {where}")
+    return limit
+
+
+def loop_spent(vm, limit: int, where: str) -> None:
+    """A loop ran `max` times and its condition still holds: the game ends stalled."""
+    vm.stall(f"a loop ran {limit} times without its condition being met {where}")
+
+
 # leaving a turn or a round --------------------------------------------------
 
 def _unwind(g, marker: int, what: str, where: str) -> None:

@@ -39,6 +39,7 @@ GLOBALS = {
     "N_reveal": N.reveal, "N_forget": N.forget, "N_grown": N.grown, "N_set_var": N.set_var,
     "N_set_player_var": N.set_player_var, "N_set_card_var": N.set_card_var, "N_keep": N.keep,
     "N_keep_fresh": N.keep_fresh, "N_end_turn": N.end_turn, "N_end_round": N.end_round,
+    "N_loop_limit": N.loop_limit, "N_loop_spent": N.loop_spent,
     "N_as_player": as_player, "N_as_players": as_players,
 }
 GLOBALS.update({f"F_{name}": impl for name, impl in BUILTINS.items()})

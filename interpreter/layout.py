@@ -7,7 +7,7 @@ of a per-player family) takes one slot per player, `base + member * players + se
 """
 from __future__ import annotations
 
-from ..errors import GameError
+from .errors import GameError
 
 MAX_FAMILY = 1000
 
@@ -16,6 +16,9 @@ class Layout:
     """The slots of every zone for one player count and one set of parameter values."""
 
     __slots__ = ("n", "base", "size", "total", "fixed", "zones", "unseen")
+
+    # A layout is made once for a ruleset and player count (Ruleset.layout) and never changed: games,
+    # clones and bots' worlds share it.
 
     def __init__(self, rs, n: int, params: dict):
         self.n = n
@@ -37,7 +40,20 @@ class Layout:
         self.base, self.size, self.total = tuple(base), tuple(size), slot
         self.fixed = rs.fixed_slots
         self.zones = rs.zone_list
-        self.unseen = {}   # player -> the slots they do not see every card of (see engine/lookahead.py)
+        types = tuple(c["type"] for c in rs.cards)
+        # for each player: the slots whose cards they may not all see, each with the first position hidden
+        # (1 when the top card shows), the type of every card, and whether all cards are of one type
+        # (a bot's worlds deal those cards again, engine/lookahead.py)
+        self.unseen = tuple((self._hidden_from(p), types, len(set(types)) <= 1) for p in range(n))
+
+    def _hidden_from(self, player: int) -> tuple:
+        spots = []
+        for z in self.zones:
+            for slot, owner, _ in self.slots(z):
+                level = z.level(player, owner)
+                if level != "cards":
+                    spots.append((slot, 1 if level == "top" else 0))
+        return tuple(spots)
 
     def slot(self, z, owner=None, member: int = 0) -> int:
         if z.per_player:
