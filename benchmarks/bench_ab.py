@@ -1,6 +1,6 @@
 """Benchmark: this checkout against another one in ONE process, run by run in turn -> paired CPU-time ratios.
 
-Run: python benchmarks/bench_ab.py OTHER_CHECKOUT [--case games|playouts|lookahead|greedy] [--game cubirds]
+Run: python benchmarks/bench_ab.py OTHER_CHECKOUT [--case games|recorded|playouts|lookahead|greedy] [--game cubirds]
          [--players 3] [--size 40] [--rounds 15]
 
 On a machine shared with other work, separate processes see different loads; here both interpreters
@@ -9,6 +9,8 @@ folder) and measured alternately, round after round, so that each round's ratio 
 under the same load. Cases:
 
 - games: `size` whole games with random agents (time per game);
+- recorded: the same games recorded as `play`, `serve` and transcripts record them, their log and
+  events kept, nobody reading them (time per decision);
 - playouts: random options from the opening of seed 1, `size` x 100 decisions (time per decision);
 - lookahead: the greedy bot's one-step lookahead (engine/lookahead.option_values) at every 10th
   decision of the first `size` x 10 decisions of a greedy game of seed 0 (time per lookahead);
@@ -53,6 +55,20 @@ def games_case(pkg, args):
             agents.play(game, [agents.RandomAgent(seed * 10 + p) for p in range(args.players)])
         return args.size
     return run, "ms per game"
+
+
+def recorded_case(pkg, args):
+    m, agents = importlib.import_module(pkg), importlib.import_module(pkg + ".agents")
+    rules = m.load(args.game)
+
+    def run():
+        done = 0
+        for seed in range(args.size):
+            game = m.Game.new(rules, args.players, seed=seed, record=True)
+            agents.play(game, [agents.RandomAgent(seed * 10 + p) for p in range(args.players)])
+            done += len(game.state.history)
+        return done
+    return run, "ms per decision"
 
 
 def playouts_case(pkg, args):
@@ -119,7 +135,7 @@ def greedy_history(pkg, args) -> list:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("other", help="the other checkout (a folder holding interpreter/)")
-    parser.add_argument("--case", choices=("games", "playouts", "lookahead", "greedy"), default="games")
+    parser.add_argument("--case", choices=("games", "recorded", "playouts", "lookahead", "greedy"), default="games")
     parser.add_argument("--game", default="cubirds")
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--size", type=int, default=40, help="games, hundreds of decisions, or tens of "
@@ -133,6 +149,8 @@ def main():
     for pkg in pkgs:
         if args.case == "games":
             runs[pkg], unit = games_case(pkg, args)
+        elif args.case == "recorded":
+            runs[pkg], unit = recorded_case(pkg, args)
         elif args.case == "playouts":
             runs[pkg], unit = playouts_case(pkg, args)
         elif args.case == "greedy":

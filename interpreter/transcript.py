@@ -1,14 +1,14 @@
 """A finished game -> its transcript text: header, every choice and log line, scores, the choice list."""
 from __future__ import annotations
 
-from .engine.game import log_text
+from .present.log import entries, log_text
 
 
 def format_transcript(rules, game, seed: int, agents) -> str:
     """The golden-transcript format: stable, line-based, diffable."""
     g = game.state
     lines = [f"# {rules.name}, {g.n} players, seed {seed}, agents {','.join(agents)}"]
-    lines += [log_text(entry) for entry in g.log]
+    lines += [log_text(entry) for entry in entries(game)]
     result = game.result
     if result is not None:
         lines.append("scores: " + "; ".join(

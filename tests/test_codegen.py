@@ -12,11 +12,13 @@ import pytest
 import yaml
 
 from interpreter import Game, GameError, load, load_text
+from interpreter.present.log import entries
 from interpreter.runtime.values import Card
 from interpreter.codegen import python_source
 from interpreter.engine.nodes import Segment
 from interpreter.expr.emit import SAFE_BUILTINS, local_name
 from helpers import ROOT
+from test_codegen_turns import saved_in_words
 
 CUBIRDS = (ROOT / "rulesets" / "cubirds.yaml").read_text()
 
@@ -91,7 +93,7 @@ def test_texts_in_a_ruleset_never_reach_the_source(payload):
     source = rules.generated.source
     assert "__import__" not in source and "import os" not in source and "pwned" not in source
     assert any(payload.replace("{", "(").replace("}", ")") in label for label in game.legal_options() + tuple(
-        str(line) for line in game.state.log)) or game.state.log
+        str(line) for line in entries(game))) or entries(game)
 
 
 @pytest.mark.parametrize("payload", PAYLOADS)
@@ -328,6 +330,6 @@ def test_effects_around_a_decision_end_their_segment_and_play_as_the_vm_played_t
         game = play_random(rules, players, seed, 300)
         assert game.is_over
         refilled += game.state.vars["refills"]
-        data = json.dumps({"save": game.to_json(), "result": game.result}, sort_keys=True, default=repr)
+        data = json.dumps({"save": saved_in_words(game), "result": game.result}, sort_keys=True, default=repr)
         assert hashlib.sha256(data.encode()).hexdigest()[:16] == digest, (players, seed)
     assert refilled > 0   # the if_empty branches ran

@@ -10,6 +10,14 @@ import random
 import pytest
 
 from interpreter import Game, GameError, load_text
+from interpreter.present.log import entries
+
+
+def saved_in_words(game) -> dict:
+    """The game's save with its log in words (as saves held it before the log was kept as records)."""
+    save = game.to_json()
+    save["state"]["log"] = json.loads(json.dumps(entries(game)))
+    return save
 
 TURNS = """\
 name: turns
@@ -76,9 +84,9 @@ def ruleset(**parts):
 
 
 def digest(game) -> str:
-    """The game's save (frames, positions, environments, log, history), its decisions and its result, in
-    16 hex digits."""
-    data = {"save": game.to_json(), "result": game.result,
+    """The game's save (frames, positions, environments, log in words, history), its decisions and its
+    result, in 16 hex digits."""
+    data = {"save": saved_in_words(game), "result": game.result,
             "decisions": [list(map(repr, [d.player, d.prompt, d.options, d.asked_at])) for d in game.decisions()]}
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=repr).encode()).hexdigest()[:16]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter import Game, GameError, load_text
+from interpreter.present.log import entries
 
 BASE = """
 name: mechanics
@@ -87,7 +88,7 @@ def test_a_decision_inside_an_effect_goes_to_another_player():
     game.apply(0)
     assert game.state.pvars["points"] == [0, 1]
     assert len(game.state.zones[game.rs.zone_slot("hand", 2, 0)]) == 3
-    assert game.state.log[-1] == "P1 now holds 3 cards"
+    assert entries(game)[-1] == "P1 now holds 3 cards"
     # back to the current player's optional step
     assert game.decision.player == 0 and game.decision.options == ("bonus", "pass")
 

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from interpreter import Game, GameError, RulesetError, load_text
+from interpreter.present.log import entries
 
 BASE = """
 name: families
@@ -228,7 +229,7 @@ def test_the_first_player_of_a_round_is_chosen_after_its_start_effects():
     rules, g = game.rs, game.state
     best = max(range(3), key=lambda p: (sum(rules.cards[c]["points"] for c in g.zones[rules.zone_slot("hand", 3, p)]), -p))
     assert game.decision.player == best
-    log = Game.new(rules, 3, seed=2, record=True).state.log
+    log = entries(Game.new(rules, 3, seed=2, record=True))
     assert log[:2] == ["round start, me is P1", f"round 1: P{best + 1} starts"]
 
 

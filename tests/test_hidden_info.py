@@ -9,7 +9,7 @@ import random
 import pytest
 
 from interpreter import Game, GameError, RulesetError, load_text
-from interpreter.engine.game import log_text
+from interpreter.present.log import entries, log_text
 from interpreter.engine.lookahead import determinize
 
 BASE = """
@@ -148,7 +148,7 @@ def test_a_reveal_is_seen_and_remembered_by_its_players_only():
     assert shown(game.view(0)["zones"]["deck"]["known"]) == [[0, top[0]], [1, top[1]]]
     assert "known" not in game.view(1)["zones"]["deck"]
     game2 = Game.new(game.rs, 2, seed=3, record=True)
-    private = [e for e in game2.state.log if type(e) is list]
+    private = [e for e in entries(game2) if type(e) is list]
     assert private == [[[0], f"P1 sees deck: {top[0]}, {top[1]}"], [[1], "secret"]]
     assert log_text(private[0]) == f"(P1 only) P1 sees deck: {top[0]}, {top[1]}"
 
@@ -202,7 +202,7 @@ def test_private_variables_are_shown_to_whom_they_may_be():
 
 def test_a_private_line_may_show_a_private_variable():
     game = game_with("  - log: {text: 'you hold {me.coins}', to: me}")
-    assert [[0], "you hold 5"] in Game.new(game.rs, 2, seed=3, record=True).state.log
+    assert [[0], "you hold 5"] in entries(Game.new(game.rs, 2, seed=3, record=True))
 
 
 # 4. card variables ----------------------------------------------------------------------------------
@@ -252,7 +252,7 @@ def test_players_and_cards_print_as_themselves_wherever_they_come_from():
     game = game_with("  - call: note\n    with: {who: next(me), what: 'first(pile)'}\n"
                      "  - call: note\n    with: {who: players, what: 'map(players, p -> p)'}\n"
                      "  - set: {holder: next(me)}\n  - log: 'holder {holder}, plays {plays}'")
-    log = Game.new(game.rs, 2, seed=3, record=True).state.log
+    log = entries(Game.new(game.rs, 2, seed=3, record=True))
     pile_top = game.rs.card_labels[zone(game, "pile")[0]]
     assert f"note: P2 / {pile_top}" in log
     assert "note: P1, P2 / P1, P2" in log
@@ -363,9 +363,9 @@ def test_a_choice_names_hidden_cards_only_to_who_may_see_them():
     game = Game.new(load_text(text, "secrets.yaml"), 3, seed=3)
     first = game.rs.card_labels[zone(game, "hand", 0)[0]]
     game.apply(f"give {first} to P2")
-    entry = game.state.log[-1]
+    entry = entries(game)[-1]
     assert entry == [[0], f"turn 1 P1: give {first} to P2", "turn 1 P1: give a card to P2"]
     assert log_text(entry) == f"(P1 only) turn 1 P1: give {first} to P2\n(others) turn 1 P1: give a card to P2"
     shown = game.rs.card_labels[zone(game, "hand", 1)[0]]
     game.apply(f"show {shown}")          # laid face up: everyone may know it now
-    assert game.state.log[-1] == f"turn 2 P2: show {shown}"
+    assert entries(game)[-1] == f"turn 2 P2: show {shown}"

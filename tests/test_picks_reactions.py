@@ -7,6 +7,7 @@ import random
 import pytest
 
 from interpreter import Game, RulesetError, load_text
+from interpreter.present.log import entries
 from interpreter.agents import GreedyAgent, RandomAgent, play
 
 PICKS = """
@@ -103,7 +104,7 @@ def test_a_complete_option_is_logged_once_and_replays_from_its_decisions():
     game = new()
     for choice in ("pass 3 cards to P2", "red 2", "red 5", "red 1"):
         game.apply(choice)
-    log = Game.replay(game.rs, 2, 1, game.state.history).state.log
+    log = entries(Game.replay(game.rs, 2, 1, game.state.history))
     assert [line for line in log if "pass" in line] == ["turn 1 P1: pass red 1, red 2, red 5 to P2"]
     assert len(game.state.history) == 4
 
@@ -204,8 +205,8 @@ def test_a_reaction_window_asks_everyone_else_at_once_and_applies_the_first_in_s
     game.apply("shout")                      # P3
     game.apply("snap")                       # P4
     assert game.state.pvars["points"] == [0, 0, 10, 0]
-    assert game.state.log[-1] == "P3 reacts first: shout"
-    assert [e for e in game.state.log if type(e) is list] == [
+    assert entries(game)[-1] == "P3 reacts first: shout"
+    assert [e for e in entries(game) if type(e) is list] == [
         [[1], "turn 1 P2: pass"], [[2], "turn 1 P3: shout"], [[3], "turn 1 P4: snap"]]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter import Game
+from interpreter.present.log import entries
 from helpers import labels, place, rules, slot
 
 
@@ -133,7 +134,7 @@ def test_end_gives_everyone_equal_turns_then_a_simultaneous_secret_discard():
     game = random_game(rules("piepmatz"), 3, seed=9, record=True)
     r = game.result
     assert r["turns"] % 3 == 0    # equal turns for everyone
-    final = [e for e in game.state.log if type(e) is list and ": discard" in e[1] and " and " in e[1]]
+    final = [e for e in entries(game) if type(e) is list and ": discard" in e[1] and " and " in e[1]]
     assert sorted(e[0] for e in final) == [[0], [1], [2]]   # each chose two birds, secretly
     for p in range(3):
         birds = [c for c in labels(game, "hand", owner=p)]

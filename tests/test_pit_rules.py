@@ -7,6 +7,7 @@ import random
 import pytest
 
 from interpreter import Game, IllegalChoice
+from interpreter.present.log import entries
 from helpers import labels, place, rules, slot
 
 
@@ -204,6 +205,6 @@ def test_tutorial_hand_ends_when_nobody_can_win_it_any_more(players, seed):
         asked_at = game.state.turn
         game.apply(rng.randrange(game.option_count()))
         quiet = max(quiet, game.state.turn - asked_at)
-    ended = [line for line in game.state.log if isinstance(line, str) and "nobody can win this hand any more" in line]
+    ended = [line for line in entries(game) if isinstance(line, str) and "nobody can win this hand any more" in line]
     assert ended and game.state.round >= len(ended) + 1   # each such end deals the next hand
     assert quiet <= 1

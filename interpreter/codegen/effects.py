@@ -237,7 +237,7 @@ class Fuser:
         lines = self.b.lines
         to = "None" if node.to is None else f"N_as_players(g, {self.expr(node.to, py)}, \"log's 'to'\")"
         lines.add("if vm.record:")
-        lines.add(f"    vm.log_line({self.const(node.template, 'K_text')}(vm, g, e), {to})")
+        lines.add(f"    vm.log_line({self.const(node.template, 'K_text')}.pieces(vm, g, e), {to})")
 
     def s_Reveal(self, node, py):
         template = "None" if node.template is None else self.const(node.template, "K_text")

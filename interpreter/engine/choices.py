@@ -5,6 +5,7 @@ from itertools import combinations
 
 from ..errors import GameError
 from ..runtime.budget import MAX_TEXT, spend
+from ..runtime.effects import snapshot
 from ..runtime.operators import translate
 
 MAX_COMPLETION_CHECKS = 20_000   # conditions tried to see whether a partial pick can still be completed
@@ -119,7 +120,12 @@ class Choice:
         return self.completable(g, env, j + 1, [])
 
     def label(self, vm, g, player, args, outer=None):
-        """The readable label of one option (`outer`: the names around a `choose`, which its label may use).
+        """The readable label of one option (`outer`: the names around a `choose`, which its label may use)."""
+        return joined(self.pieces(vm, g, player, args, outer), vm.format)
+
+    def pieces(self, vm, g, player, args, outer=None) -> tuple:
+        """The label of one option as pieces (literal texts and (value, kind) pairs, see `joined`): what a
+        log records of it, to be put in words when someone reads the log.
 
         Subsets not picked yet show as how many are to be picked ('pass 3 cards to P2')."""
         env = {} if outer is None else dict(outer)
@@ -127,9 +133,13 @@ class Choice:
         env.update(zip(self.all_names, args))
         pending = {s.name: s.size_text(g, env) for s in self.subsets[max(len(args) - len(self.arg_names), 0):]}
         if self.label_template is not None:
-            return self.label_template(vm, g, env, pending)
-        parts = [self.name] + [vm.format(v, k) for v, k in zip(args, self.kinds)] + list(pending.values())
-        return " ".join(parts)
+            return self.label_template.pieces(vm, g, env, pending)
+        out = [self.name]
+        for v, k in zip(args, self.kinds):
+            out += [" ", (snapshot(v) if type(v) is list else v, k)]
+        for text in pending.values():
+            out += [" ", text]
+        return tuple(out)
 
     def needs_picks(self, args) -> bool:
         return len(args) < len(self.all_names)
@@ -159,8 +169,13 @@ class Template:
         self.parts = parts  # [str | (Compiled)]
         self.loc, self.text = loc, text
 
-    def __call__(self, vm, g, env, pending=None):
+    def __call__(self, vm, g, env, pending=None) -> str:
         """The text; a hole that reads a name of `pending` shows that name's stand-in text instead."""
+        return joined(self.pieces(vm, g, env, pending), vm.format)
+
+    def pieces(self, vm, g, env, pending=None) -> tuple:
+        """The text as pieces: its literal parts, and the values of its holes with their kinds (the words
+        are made by `joined`, now or when the log is read)."""
         out = []
         try:
             for part in self.parts:
@@ -172,7 +187,8 @@ class Template:
                     value = part(g, env, None)
                     if type(value) is list:
                         spend(g, len(value))
-                    out.append(vm.format(value, part.kind))
+                        value = snapshot(value)   # a zone is a live list: its cards as they are now
+                    out.append((value, part.kind))
         except GameError as exc:
             if getattr(exc, "located", False) or self.loc is None:
                 raise
@@ -180,8 +196,14 @@ class Template:
         except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError, RecursionError) as exc:
             raise located(GameError(f"{self.loc or '?'}: ruleset error in the text '{self.text}': "
                                     f"{translate(exc)}", "runtime")) from None
-        text = "".join(out)
-        return text if len(text) <= MAX_TEXT else text[:MAX_TEXT - 3] + "..."
+        return tuple(out)
+
+
+def joined(pieces, format) -> str:
+    """A text from its pieces: literal texts as they are, (value, kind) pairs formatted by `format` (cards
+    by label, players as P2, ...); a text longer than MAX_TEXT is cut."""
+    text = "".join(p if type(p) is str else format(p[0], p[1]) for p in pieces)
+    return text if len(text) <= MAX_TEXT else text[:MAX_TEXT - 3] + "..."
 
 
 def located(exc: GameError) -> GameError:

@@ -45,7 +45,7 @@ class RoundFirstPlayer(Node):
             g.current = as_player(g, self.first_player(g, frame[2], None), "the round's first player")
         frame[2]["me"] = g.current
         if vm.record:
-            g.log.append(f"round {g.round}: P{g.current + 1} starts")
+            g.log.append(("round", g.round, int(g.current)))   # "round 2: P1 starts" (present/log.py)
 
 
 class Fused(Node):
@@ -160,7 +160,7 @@ class EndChecks(Node):
             vm.finish(reason, None if winners is None else winners(g, env, None))
             return
         if vm.record:
-            g.log.append(f"round {g.round} ends: {self.round_ends[i - len(self.game_ends)][2]}")
+            g.log.append(("round_end", g.round, self.round_ends[i - len(self.game_ends)][2]))
         end_round(vm, g)
 
     def block_end(self, vm, g, frame):

@@ -5,33 +5,13 @@ import random
 from dataclasses import dataclass
 
 from ..errors import GameError, IllegalChoice
-from ..runtime.budget import MAX_OPTIONS, MAX_STEP_ITEMS, MAX_STEP_NODES
+from ..runtime.budget import MAX_OPTIONS, MAX_STEP_ITEMS, MAX_STEP_NODES, spend
 from ..runtime.effects import MAX_STACK
 from ..runtime.operators import translate
 from ..runtime.values import ELEMENT, PLAYERS, Card, Player, as_players
 from .limits import in_loop, over_nodes
+from .records import cards_in, places, readers
 from .state import State
-
-
-def log_text(entry) -> str:
-    """A log entry as text: a private line starts with who may read it, '(P1 only) ...'; a line that the
-    others read with some cards masked is given twice, '(P1 only) ...' then '(others) ...'."""
-    if type(entry) is str:
-        return entry
-    audience, text = entry[0], entry[1]
-    who = ", ".join(f"P{p + 1}" for p in audience) or "nobody"
-    line = f"({who} only) {text}"
-    return line if len(entry) == 2 else f"{line}\n(others) {entry[2]}"
-
-
-def log_for(entry, player) -> str | None:
-    """The text of a log entry for `player` (None: not for them; player None: an onlooker, who reads what
-    everybody may read)."""
-    if type(entry) is str:
-        return entry
-    if player is not None and int(player) in entry[0]:
-        return entry[1]
-    return entry[2] if len(entry) == 3 else None
 
 
 @dataclass(frozen=True)
@@ -53,7 +33,6 @@ class Game:
     """A game in progress. Drive it with `decision`, `apply(index)`, `is_over` and `result`."""
 
     probing = False   # a lookahead copy: stop at the next decision without listing its options
-    tokens = False    # labels are being rendered with their cards as tokens (see engine/choicelog.py)
     steps = MAX_STEP_NODES   # the nodes the step running now may still run (see `_run` and budget.py)
 
     def __init__(self, ruleset, state: State, record: bool = True):
@@ -323,8 +302,7 @@ class Game:
         g.stack.clear()
         g.pending = None
         if self.record:
-            names = ", ".join(f"P{w + 1}" for w in g.result["winners"]) or "nobody"
-            g.log.append(f"game over ({reason}): winners {names}")
+            g.log.append(("over", reason, tuple(g.result["winners"])))
 
     def run_segment(self, segment, env: dict, size: int) -> None:
         """Run a block of `size` effects that one segment runs entirely (an action's effects that ask no
@@ -431,14 +409,8 @@ class Game:
         if t is Player or (t is int and kind == "player"):
             return f"P{value + 1}"
         if t is Card or (t is int and kind == "card"):
-            if self.tokens:
-                from .choicelog import token
-                return token(value)
             return self.rs.card_labels[value]
         if t is list:
-            if self.tokens and value and all(type(v) is Card for v in value):
-                from .choicelog import token
-                return token(value)
             inner = ELEMENT.get(kind, "any")
             return ", ".join(self.format(v, inner) for v in value)
         if value is True:
@@ -449,33 +421,41 @@ class Game:
             return "none"
         return str(value)
 
-    def log_choice(self, node, player, option, head=None, secret=None) -> None:
-        """Log a choice: its line is finished once it has taken effect (see engine/choicelog.py); a secret
-        choice (simultaneous, or marked secret) is for its chooser only."""
-        from .choicelog import named, render, seen
+    # recording what happened (engine/records.py; the words are present/log.py's) -----------------------
+    def log_choice(self, node, player, option, reacts: bool = False) -> None:
+        """Record a choice: its label's pieces, and where the cards it names lie before it takes effect (and,
+        once it has, after: `_finish_choice_logs`); a secret choice (simultaneous, or marked secret) is for
+        its chooser only. `reacts`: the first to act in a reaction window, told as such to everyone."""
         g = self.state
-        head = f"turn {g.turn} P{player + 1}: " if head is None else head
-        tokens = head + render(self, node, player, option)
-        secret = node.secret if secret is None else secret
-        before = [] if secret else seen(self, player, named(tokens))
-        self._choice_logs.append((len(g.log), player, tokens, secret, before))
+        pieces = node.pieces(self, g, player, option)
+        secret = False if reacts else node.secret
+        cards = () if secret else cards_in(pieces)
+        record = ["choice", int(player), "reacts" if reacts else g.turn, pieces, secret, places(g, cards), None]
+        self._choice_logs.append((len(g.log), record, cards))
         g.log.append(None)    # its place, filled in by _finish_choice_logs
 
     def _finish_choice_logs(self) -> None:
-        if self._choice_logs:
-            from .choicelog import entry
-            for at, player, tokens, secret, before in self._choice_logs:
-                self.state.log[at] = entry(self, player, tokens, secret, before)
-            self._choice_logs.clear()
-
-    def log_line(self, text: str, audience=None) -> None:
-        """Add a line to the log: for everyone, or for the listed players only."""
         g = self.state
-        seats = None if audience is None else sorted({int(p) for p in audience})
-        if seats is None or len(seats) == g.n:
-            g.log.append(text)      # a line for every player is a public line
-        else:
-            g.log.append([seats, text])
+        for at, record, cards in self._choice_logs:
+            record[6] = places(g, cards)
+            g.log[at] = tuple(record)
+        self._choice_logs.clear()
+
+    def log_line(self, pieces, audience=None) -> None:
+        """Record a line of the log (its pieces, engine/choices.py): for everyone, or for the listed players."""
+        g = self.state
+        g.log.append(("line", readers(g, audience), pieces))
+
+    def log_shown(self, cards, who) -> None:
+        """Record that some players were shown cards (a `reveal` without a text of its own): which cards, in
+        which slots they lie."""
+        g = self.state
+        spend(g, len(self.rs.card_values))
+        slots = {c: i for i, z in enumerate(g.zones) for c in z}
+        where = {}
+        for c in cards:
+            where.setdefault(slots.get(c), []).append(c)
+        g.log.append(("shown", readers(g, who), tuple(who), tuple((slot, tuple(cs)) for slot, cs in where.items())))
 
 
 def _check_ruleset(rs, where: str) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from ..runtime.budget import kept
 from ..runtime.effects import loop_limit, loop_spent, snapshot
 from ..runtime.values import as_player, as_players
+from .choices import joined
 
 
 class Node:
@@ -305,7 +306,7 @@ class Choose(Node):
                 return
             p, opt = acted[0]
             if vm.record:
-                vm.log_choice(self, p, opt, head=f"P{p + 1} reacts first: ", secret=False)
+                vm.log_choice(self, p, opt, reacts=True)
             self._apply(vm, env, (opt[0], tuple(opt[1])), p, shared=False)
             return
         first = g.turn % n   # priority rotates with the turn: seat `first` goes first
@@ -352,11 +353,15 @@ class Choose(Node):
         return self.prompt(vm, g, env)
 
     def label(self, vm, g, player, option):
+        return joined(self.pieces(vm, g, player, option), vm.format)
+
+    def pieces(self, vm, g, player, option) -> tuple:
+        """An option's label as pieces (engine/choices.py), as the log records it."""
         i, args = option
         if i < 0:
-            return "pass"
+            return ("pass",)
         if self.actions is not None:
-            return self.actions[i].label(vm, g, player, args)
+            return self.actions[i].pieces(vm, g, player, args)
         # the label sees what the options saw: the names of the effects around the choose
         env = g.stack[-1][2] if g.stack else {"me": player}
-        return self.choice.label(vm, g, env["me"] if self.players is None else player, args, env)
+        return self.choice.pieces(vm, g, env["me"] if self.players is None else player, args, env)

@@ -12,6 +12,7 @@ from ..errors import GameError
 from ..runtime.effects import MAX_STACK
 from .nodes import Choose
 from .picks import DONE, Pick
+from .records import check as check_record
 
 STATE_FIELDS = ("n", "seed", "zones", "vars", "pvars", "params", "current", "round", "turn", "rng", "envs",
                 "frames", "pending", "result", "history", "log")
@@ -169,8 +170,11 @@ def check_save(rs, data) -> None:
     for i in _list(s["history"], "'history'"):
         _int(i, "a choice in 'history'", 0)
     for entry in _list(s["log"], "'log'"):
-        if type(entry) is not str:
-            # [readers, text] or [readers, their text, the others' text]
+        if type(entry) is dict:
+            check_record(entry, n, layout.total, values, damaged)   # a record (engine/records.py)
+        elif type(entry) is not str:
+            # a line in words, from a save made before records: [readers, text] or [readers, their text,
+            # the others' text]
             if type(entry) is not list or len(entry) not in (2, 3) or \
                     not all(type(t) is str for t in entry[1:]):
                 raise damaged("a line of 'log' is not a text, nor readers and texts")

@@ -5,6 +5,8 @@ import random
 
 from ..runtime.budget import MAX_STEP_ITEMS
 from ..runtime.values import PLAYERS, Card, Player, decode, encode
+from .records import from_json as log_entry
+from .records import to_json as log_json
 
 
 class _Generator:
@@ -57,7 +59,7 @@ class State:
         self.pending = None   # (node id, player, [options]) while a decision waits
         self.result = None
         self.history = []     # option indexes chosen, in order: a seed plus this replays the game
-        self.log = []
+        self.log = []         # what happened, as records (engine/records.py); in words in present/log.py
         self.events = []      # what effects did, for narration (recorded with the log; see present/narrate.py)
         self.round = 0
         self.turn = 0
@@ -125,7 +127,8 @@ class State:
             "frames": [[b, pc, e, owner, encode(d)] for b, pc, e, owner, d in frames],
             "pending": None if self.pending is None else [self.pending[0], int(self.pending[1]),
                                                           [[i, encode(a)] for i, a in self.pending[2]]],
-            "result": json_copy(self.result), "history": self.history[:], "log": json_copy(self.log),
+            "result": json_copy(self.result), "history": self.history[:],
+            "log": [log_json(e) if type(e) is tuple else json_copy(e) for e in self.log],
             "events": [list(encode(list(e))) for e in self.events],
         }
 
@@ -154,7 +157,7 @@ class State:
                                             [(i, tuple(decode(a, cards))) for i, a in p[2]])
         s.result = data["result"]
         s.history = list(data["history"])
-        s.log = list(data["log"])
+        s.log = [log_entry(e, cards) for e in data["log"]]
         s.events = [tuple(decode(e, cards)) for e in data.get("events", [])]
         s.work = MAX_STEP_ITEMS
         return s

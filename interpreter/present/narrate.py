@@ -7,7 +7,7 @@ the zone they reached; otherwise it says how many. Players are named by seat ("P
 """
 from __future__ import annotations
 
-from ..engine.game import log_for, log_text
+from .log import entries, log_for, log_text
 from ..runtime.values import Player
 
 _NO_ONE = -1
@@ -188,16 +188,17 @@ def story(game, reader, since: int = 0, marked: bool = False, events_from: int =
     (a watcher that prints the story as it goes tells each once)."""
     g = game.state
     narrator = Narrator(game, reader)
+    said = entries(game)
     events = [e for e in g.events[events_from:] if e[1] >= since]
     out, e = [], 0
-    for i in range(since, len(g.log) + 1):
+    for i in range(since, len(said) + 1):
         while e < len(events) and events[e][1] <= i:
             text = narrator.line(events[e])
             if text:
                 out.append(text)
             e += 1
-        if i < len(g.log):
-            entry = g.log[i]
+        if i < len(said):
+            entry = said[i]
             if reader is not None:
                 text = log_for(entry, reader)
             else:

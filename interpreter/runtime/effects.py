@@ -3,7 +3,7 @@ shuffle, set and add, reveal and forget, keep, leave a turn or round) -> the sta
 
 Generated code calls these (their names in the table of runtime/table.py), and so do the VM's nodes and
 the turn's transition; nothing else changes zones, variables or what a player was shown. Each takes the
-running game as `vm` (what it reads of it: `record`, `rs`, `refill`, `format`, `log_line`) and its
+running game as `vm` (what it reads of it: `record`, `rs`, `format`, `log_line`, `log_shown`, `stall`) and its
 state as `g`, and pays the work budget (runtime/budget.py) where its work grows with a list.
 """
 from __future__ import annotations
@@ -186,7 +186,8 @@ def moved(vm, g, cards) -> None:
 
 def reveal(vm, g, cards, to, until: str, template, env) -> None:
     """Show cards to some players only: each remembers them (its view lists them) until they move, or
-    until the end of the turn or round (`until`); the log tells only them (`template`: its own line)."""
+    until the end of the turn or round (`until`); the log tells only them (`template`: its own line, else
+    which cards they were shown where)."""
     cards = [cards] if type(cards) is Card else list(cards)
     who = as_players(g, to, "reveal's 'to'")
     spend(g, len(cards) * (len(who) + 1))
@@ -197,20 +198,10 @@ def reveal(vm, g, cards, to, until: str, template, env) -> None:
         for p in who:
             seen[p] = until
     if vm.record and who and cards:
-        text = template(vm, g, env) if template is not None else _shown(vm, g, cards, who)
-        vm.log_line(text, who)
-
-
-def _shown(vm, g, cards, who) -> str:
-    """'P2 sees P1's hand: red 3, blue 1' (cards grouped by the zone they lie in)."""
-    spend(g, len(vm.rs.card_values))
-    slots = {c: i for i, z in enumerate(g.zones) for c in z}
-    where = {}
-    for c in cards:
-        where.setdefault(slots.get(c), []).append(c)
-    parts = [(vm.rs.slot_name(slot, g.layout) + ": " if slot is not None else "") + vm.format(cs)
-             for slot, cs in where.items()]
-    return f"{vm.format(list(who))} {'sees' if len(who) == 1 else 'see'} " + "; ".join(parts)
+        if template is not None:
+            vm.log_line(template.pieces(vm, g, env), who)
+        else:
+            vm.log_shown(cards, who)   # "P2 sees P1's hand: red 3, blue 1", in words when it is read
 
 
 def forget(g, until: str) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..engine.game import log_for, log_text
+from ..present.log import log_for, log_text
 from ..errors import GameError
 from ..expr.compiler import ExprError
 from .arrange import STAGED

@@ -4,7 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import load
-from ..engine.game import Game, log_text
+from ..engine.game import Game
+from ..present.log import entries, log_text
 from ..engine.refusal import explain_refusal
 from ..errors import GameError, IllegalChoice, RulesetError, did_you_mean
 from .arrange import Table, situate
@@ -48,7 +49,7 @@ class _Run:
 
     def log_entries(self) -> list:
         """The log entries written since an expectation last read the log (text, or [readers, text])."""
-        return self.game.state.log[self.log_start:]
+        return entries(self.game)[self.log_start:]
 
     def log_lines(self) -> list:
         """Those entries as lines: a private line starts with who may read it, '(P1 only) ...'."""
