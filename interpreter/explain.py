@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .compiler.effects import DEFAULT_LOOP_MAX
+from .effects import EFFECTS
+from .effects.text import arg_in_words, code, flat, plain, words
 
 # what one audience is shown, and what everyone is shown when owner and others see the same
 LEVEL_WORDS = {"cards": "the cards", "top": "how many and the top card", "count": "how many",
@@ -11,42 +12,14 @@ LEVEL_WORDS = {"cards": "the cards", "top": "how many and the top card", "count"
 SEES = {"cards": "everyone sees every card", "count": "everyone sees only how many cards",
         "top": "everyone sees how many cards and the top card",
         "none": "nobody sees anything, not even how many cards"}
-END_WORDS = {"start", "left", "top", "first", "front", "end", "right", "bottom", "last", "back"}
 
 
 # small text helpers --------------------------------------------------------------------------
-def flat(text) -> str:
-    """Collapse the line breaks and runs of spaces of a YAML text into single spaces."""
-    return " ".join(str(text).split())
-
-
-def code(value) -> str:
-    """A value for the reader: numbers and true/false as they are, expressions in backticks."""
-    return plain(value) if value is None or isinstance(value, (int, list)) else f"`{flat(value)}`"
-
-
-def words(items, last="and") -> str:
-    """`a`, `a and b`, `a, b and c`."""
-    items = list(items)
-    return ", ".join(items[:-1]) + f" {last} " + items[-1] if len(items) > 1 else "".join(items)
-
-
 def cell(value) -> str:
     """A value fit for a Markdown table cell."""
     if isinstance(value, bool):
         value = "yes" if value else "no"
     return flat("" if value is None else value).replace("|", "\\|") or "—"
-
-
-def plain(value) -> str:
-    """A parameter value in words: true/false, lists in brackets, tables by player count."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, dict):
-        return ", ".join(f"{n}: {plain(v)}" for n, v in value.items()) + " (by player count)"
-    if isinstance(value, list):
-        return "[" + ", ".join(plain(v) for v in value) + "]"
-    return "none" if value is None else str(value)
 
 
 def table(header, rows) -> list[str]:
@@ -55,134 +28,9 @@ def table(header, rows) -> list[str]:
     return out + ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
 
 
-# effects in words -----------------------------------------------------------------------------
-def cards(count) -> str:
-    """How many cards, in words: 1 card, 2 cards, all the cards, `n` cards."""
-    return "all the cards" if count == "all" else "1 card" if count == 1 else f"{code(count)} cards"
-
-
-def end_of(where, zone) -> str:
-    """An end of a zone in words: the top of `pile`, the `side` end of `row[r]`."""
-    return f"the {where} of {code(zone)}" if where in END_WORDS else f"the {code(where)} end of {code(zone)}"
-
-
-def r_move(f, _):
-    """`move`: how many cards (or which), from where, to where."""
-    what = f"the cards {code(f['cards'])}" if "cards" in f else cards(f.get("count", 1))
-    src = end_of(f["take"], f["from"]) if "take" in f else code(f["from"])
-    dst = end_of(f["at"], f["to"]) if "at" in f else code(f["to"])
-    short = " If there are too few cards:" if f.get("if_empty") else ""
-    return f"Move {what} from {src} to {dst}.{short}", [(None, f.get("if_empty"))]
-
-
-def r_deal(f, _):
-    """`deal`: how many cards each player gets, one at a time around the table."""
-    who = f"each of {code(f['players'])} in turn" if "players" in f else "each player in turn"
-    short = " If the cards run out:" if f.get("if_empty") else ""
-    return (f"Deal {cards(f['count'])} from {code(f['from'])} to the {code(f['to'])} of {who}, "
-            f"one card at a time.{short}"), [(None, f.get("if_empty"))]
-
-
-def r_loop(word):
-    """The renderer of `while` or `until`."""
-    def render(cond, e):
-        limit = e.get("max", DEFAULT_LOOP_MAX)
-        return f"Repeat {word} {code(cond)} (at most {code(limit)} times):", [(None, e.get("do"))]
-    return render
-
-
-def r_choose(f, _):
-    """`choose`: who chooses what, among which values or actions, then the effects."""
-    if "players" in f:
-        who = f"Each of {code(f['players'])} (all at once, then applied one by one)"
-    else:
-        who = code(f.get("player", "me"))
-    if "actions" in f:
-        names = f["actions"] if isinstance(f["actions"], list) else [f["actions"]]
-        what = "an option of " + words([code(a) for a in names], "or")
-    else:
-        what = words(arg_in_words(a, d) for a, d in (f.get("args") or {}).items())
-    text = f"{who} chooses {what}"
-    text += f" such that {code(f['if'])}" if "if" in f else ""
-    text += ", or passes" if f.get("optional") else ""
-    text += f' ("{flat(f["prompt"])}")' if "prompt" in f else ""
-    return text + (":" if f.get("do") else "."), [(None, f.get("do"))]
-
-
-def r_log(text):
-    """`log`: the line, and who reads it when it is private."""
-    if isinstance(text, dict):
-        to = f" (only {code(text['to'])} read it)" if "to" in text else ""
-        return f'Log "{flat(text.get("text", ""))}"{to}.', []
-    return f'Log "{flat(text)}".', []
-
-
-def r_reveal(f):
-    """`reveal`: which cards are shown to whom, and how long they are remembered."""
-    until = {"turn": " until the end of the turn", "round": " until the end of the round"}.get(f.get("until"), "")
-    return (f"Show {code(f.get('cards'))} to {code(f.get('to'))} only; they remember them{until} "
-            "while the cards stay where they are."), []
-
-
-def r_react(f):
-    """`react`: who may act out of turn, with which actions, and whose reaction counts."""
-    names = f.get("actions")
-    names = names if isinstance(names, list) else [names]
-    who = code(f["players"]) if "players" in f else "every other player"
-    which = ("every reaction is applied" if f.get("until") == "all"
-             else "only the first who acts, going round the table from `me`, is applied")
-    return f"{who} may at once {words([code(a) for a in names], 'or')} out of turn, or pass; {which}.", []
-
-
-def arg_in_words(name, domain) -> str:
-    """One argument: `x` from `list`, or several items (`cards`: 2 of `me.hand`, picked one at a time)."""
-    if isinstance(domain, dict):
-        size = code(domain["count"]) if "count" in domain else \
-            f"{code(domain.get('min', 0))} to {code(domain['max']) if 'max' in domain else 'all'}"
-        return f"{code(name)}: {size} of {code(domain.get('pick'))}, picked one at a time"
-    return f"{code(name)} from {code(domain)}"
-
-
-def r_call(name, e):
-    """`call`: the procedure and its arguments."""
-    given = e.get("with") or {}
-    args = " (with " + words(f"{code(k)} = {code(v)}" for k, v in given.items()) + ")" if given else ""
-    return f"Do *{name}*{args}.", []
-
-
-def r_end_game(f, _):
-    """`end_game`: the reason and the winners."""
-    f = f or {}
-    why = f" ({flat(f['reason'])})" if "reason" in f else ""
-    if "winners" in f:
-        return f"The game ends{why}: winners are {code(f['winners'])}.", []
-    return f"The game ends{why}; the scoring decides the winners.", []
-
-
-def pairs(verb, link, flip=False):
-    """The renderer of `set`, `add` or `let`: one clause per variable ("Add 1 to `x`": flipped)."""
-    def render(f, _):
-        clauses = (f"{code(v)} {link} {code(k)}" if flip else f"{code(k)} {link} {code(v)}" for k, v in f.items())
-        return f"{verb} {words(clauses)}.", []
-    return render
-
-
+# effects in words: each effect's own (its definition's `explain`, interpreter/effects/) ---------------
 # effect name -> renderer(its value, the whole item) -> (sentence, [(heading or None, nested effects)])
-RENDER = {
-    "move": r_move, "deal": r_deal,
-    "shuffle": lambda zone, _: (f"Shuffle {code(zone)}.", []),
-    "set": pairs("Set", "to"), "add": pairs("Add", "to", flip=True), "let": pairs("Let", "be"),
-    "if": lambda cond, e: (f"If {code(cond)}:", [(None, e.get("then")), ("Otherwise:", e.get("else"))]),
-    "while": r_loop("while"), "until": r_loop("until"),
-    "for_each": lambda name, e: (f"For each {code(name)} in {code(e.get('in'))}:", [(None, e.get("do"))]),
-    "choose": r_choose, "call": r_call,
-    "log": lambda text, _: r_log(text),
-    "reveal": lambda f, _: r_reveal(f),
-    "react": lambda f, _: r_react(f),
-    "end_turn": lambda *_: ("End the turn (skip its remaining steps).", []),
-    "end_round": lambda *_: ("End the round.", []),
-    "end_game": r_end_game,
-}
+RENDER = {name: cls.explain for name, cls in EFFECTS.items()}
 
 
 def head(item) -> tuple[str, object, dict]:

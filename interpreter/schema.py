@@ -49,7 +49,12 @@ def check_schema(source) -> None:
         raise RulesetError(diags)
 
 
-# The variant definitions -------------------------------------------------------------------------
+# Definitions made from others --------------------------------------------------------------------
+# The effects' definitions are written from the effects themselves (interpreter/effects/), and the variant
+# definitions are derived from the rest; both are stored in the schema file, so that an editor can use
+# them (`python tests/regenerate_schema.py` writes them).
+#
+# The variant definitions:
 # A variant (a file with `extends:`) is checked by the same definitions made partial: in every map,
 # any key may be left out and `null` (which removes) is allowed; lists are whole, as they replace.
 # They are derived here and stored in the schema file, so that an editor can use them.
@@ -103,6 +108,20 @@ def with_variants(schema: dict) -> dict:
     variant["properties"]["extends"] = defs["ruleset"]["properties"]["extends"]
     variant["required"] = ["extends"]
     out["$defs"] = {**defs, **{VARIANT + k: v for k, v in made.items()}}
+    return out
+
+
+def with_effects(schema: dict) -> dict:
+    """The schema with the definitions the effects make (each effect's own, which names an effect list may
+    hold, ...) written afresh from the effects' definitions (interpreter/effects/); a definition of an
+    effect that is no longer one goes."""
+    from .effects import schema_defs
+    out = copy.deepcopy(schema)
+    made = schema_defs()
+    defs = {k: v for k, v in out["$defs"].items()
+            if not (k.startswith("effect_") and k != "effect_list" and k not in made)}
+    defs.update(copy.deepcopy(made))
+    out["$defs"] = defs
     return out
 
 

@@ -1,4 +1,5 @@
-"""Rewrite the `variant_*` definitions of schema/ruleset.schema.json from the others (after editing them)."""
+"""Rewrite the definitions of schema/ruleset.schema.json that are made from others: the effects' from the effect
+definitions (interpreter/effects/), the `variant_*` from the rest (after editing either)."""
 from __future__ import annotations
 
 import json
@@ -8,12 +9,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from interpreter.bundled import schema_path  # noqa: E402
-from interpreter.schema import schema_text, with_variants  # noqa: E402
+from interpreter.schema import schema_text, with_effects, with_variants  # noqa: E402
 
 
 def main():
     path = schema_path()
-    path.write_text(schema_text(with_variants(json.loads(path.read_text(encoding="utf-8")))), encoding="utf-8")
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(schema_text(with_variants(with_effects(schema))), encoding="utf-8")
     print(f"wrote {path}")
 
 

@@ -18,9 +18,8 @@ import pytest
 import yaml
 
 from interpreter import Game, load_text
-from interpreter.compiler import effects as effects_module
 from interpreter.compiler import ruleset as ruleset_module
-from interpreter.compiler.effects import EFFECTS
+from interpreter.effects import EFFECTS
 from interpreter.expr.functions import FUNCTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,10 +104,9 @@ KEY_CONSTANTS = {
     ruleset_module: ["TOP_KEYS", "ZONE_KEYS", "ACTION_KEYS", "STEP_KEYS", "FLOW_KEYS", "ROUND_KEYS",
                      "TURN_KEYS", "END_KEYS", "SCORING_KEYS", "COMPONENT_KEYS", "PLAYERS_KEYS",
                      "LIMITS_KEYS", "PROCEDURE_KEYS", "PARAMETER_KEYS"],
-    effects_module: ["MOVE_FIELDS", "DEAL_FIELDS", "CHOOSE_FIELDS"],
 }
 REQUIRED_CONSTANTS = {"TOP_KEYS", "ZONE_KEYS", "ACTION_KEYS", "STEP_KEYS", "FLOW_KEYS", "ROUND_KEYS", "TURN_KEYS",
-                      "END_KEYS", "SCORING_KEYS", "COMPONENT_KEYS", "MOVE_FIELDS", "DEAL_FIELDS", "CHOOSE_FIELDS"}
+                      "END_KEYS", "SCORING_KEYS", "COMPONENT_KEYS"}
 
 
 def key_cases():
@@ -120,8 +118,8 @@ def key_cases():
                 continue
             for key in sorted(keys):
                 yield pytest.param(const, key, id=f"{const}-{key}")
-    for name, (side_keys, _) in sorted(EFFECTS.items()):
-        for key in side_keys:
+    for name, effect in sorted(EFFECTS.items()):
+        for key in list(effect.beside) + list(effect.fields or ()):   # the keys beside it, and its fields
             yield pytest.param(f"EFFECTS[{name}]", key, id=f"{name}-{key}")
 
 

@@ -1,5 +1,6 @@
 """The JSON Schema for rulesets: valid itself, accepts every shipped ruleset, agrees with the compiler's
-key sets, and rejects broken rulesets at the place that is broken."""
+key sets (the effects' part is written from the effects' definitions), and rejects broken rulesets at the
+place that is broken."""
 from __future__ import annotations
 
 import copy
@@ -11,13 +12,13 @@ from jsonschema import Draft202012Validator
 
 from interpreter import load_text
 from interpreter.bundled import schema_path
-from interpreter.compiler import effects as fx
 from interpreter.compiler import ruleset as rs
+from interpreter.effects import BARE, EFFECTS
 from interpreter.compiler.ruleset import VISIBILITY_KEYS
 from interpreter.engine.view import LEVELS, VISIBILITIES
 from interpreter.errors import RulesetError
 from interpreter.extends import load_merged
-from interpreter.schema import schema_diagnostics, schema_text, with_variants
+from interpreter.schema import schema_diagnostics, schema_text, with_effects, with_variants
 from interpreter.source import parse_text, read_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -120,9 +121,10 @@ def test_shipped_file_modeline_names_this_schema(path):
     assert (path.parent / first.removeprefix(prefix)).resolve() == SCHEMA_FILE.resolve()
 
 
-def test_variant_definitions_are_derived_from_the_others():
-    """The `variant_*` definitions are generated: after editing the schema, run
-    `python tests/regenerate_schema.py`."""
+def test_variant_and_effect_definitions_are_made_from_the_others():
+    """The `variant_*` definitions and the effects' are generated: after editing the schema or an effect's
+    definition (interpreter/effects/), run `python tests/regenerate_schema.py`."""
+    assert with_effects(SCHEMA) == SCHEMA
     assert with_variants(SCHEMA) == SCHEMA
     assert schema_text(SCHEMA) == SCHEMA_FILE.read_text(encoding="utf-8")
 
@@ -150,10 +152,7 @@ def test_a_file_is_a_variant_exactly_when_it_extends():
     ("limits", rs.LIMITS_KEYS),
     ("procedure", rs.PROCEDURE_KEYS),
     ("parameter_long", rs.PARAMETER_KEYS),
-    ("move_fields", fx.MOVE_FIELDS),
-    ("deal_fields", fx.DEAL_FIELDS),
-    ("choose_fields", fx.CHOOSE_FIELDS),
-])
+] + [(f"{name}_fields", effect.fields) for name, effect in EFFECTS.items() if effect.fields is not None])
 def test_section_keys_match_the_compiler(where, expected):
     assert keys(DEFS[where]) == set(expected)
     assert DEFS[where]["additionalProperties"] is False
@@ -165,21 +164,20 @@ def test_top_level_keys_match_the_compiler():
 
 
 def test_effect_names_match_the_compiler():
-    assert effect_names_dispatched() == set(fx.EFFECTS)
-    assert set(DEFS["effect_name"]["enum"]) == set(fx.EFFECTS)
-    assert {n.removeprefix("effect_") for n in DEFS if n.startswith("effect_") and n[7:] in fx.EFFECTS} \
-        == set(fx.EFFECTS)
+    assert effect_names_dispatched() == set(EFFECTS)
+    assert set(DEFS["effect_name"]["enum"]) == set(EFFECTS)
+    assert {n.removeprefix("effect_") for n in DEFS if n.startswith("effect_") and n[7:] in EFFECTS} == set(EFFECTS)
 
 
-@pytest.mark.parametrize("name", sorted(fx.EFFECTS))
+@pytest.mark.parametrize("name", sorted(EFFECTS))
 def test_effect_sibling_keys_match_the_compiler(name):
     d = DEFS[f"effect_{name}"]
     assert name in d["required"]
     assert d["additionalProperties"] is False
-    assert keys(d) - {name} == set(fx.EFFECTS[name][0])
+    assert keys(d) - {name} == set(EFFECTS[name].beside)
 
 
-@pytest.mark.parametrize("name", sorted(n for n, (_, is_map) in fx.EFFECTS.items() if is_map))
+@pytest.mark.parametrize("name", sorted(n for n, effect in EFFECTS.items() if effect.is_map()))
 def test_effects_whose_value_is_a_map_have_an_object_schema(name):
     head = DEFS[f"effect_{name}"]["properties"][name]
     if "$ref" in head:
@@ -188,9 +186,10 @@ def test_effects_whose_value_is_a_map_have_an_object_schema(name):
 
 
 def test_bare_effects_are_argument_less_effects():
-    for name in DEFS["bare_effect"]["enum"]:
-        assert name in fx.EFFECTS
-        assert fx.EFFECTS[name] == ((), False)
+    assert DEFS["bare_effect"]["enum"] == list(BARE)
+    for name in BARE:
+        assert EFFECTS[name].beside == {}
+        assert not EFFECTS[name].is_map() or EFFECTS[name].null_ok
 
 
 def test_visibility_enum_matches_the_engine():

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 
+from ..effects import Call, Effect
 from ..engine import flow as F
 from ..engine import nodes as N
 from ..engine.choices import Action
@@ -86,7 +87,7 @@ def block_roles(rs) -> dict:
         if action.block is not None:
             roles.setdefault(action.block, f"do_{name}")
     for node in rs.nodes:
-        if isinstance(node, N.Call) and getattr(node, "name", None):
+        if isinstance(node, Call) and node.name:
             roles.setdefault(node.block, f"procedure_{node.name}")
     return roles
 
@@ -106,8 +107,11 @@ def emit_ends(b, node, fname) -> None:
 
 
 def sub_blocks(node) -> list:
-    """The blocks a node may push (its branches, bodies, the effects of the actions it offers)."""
-    out = [getattr(node, a, None) for a in ("then_block", "else_block", "body", "block", "if_empty")]
+    """The blocks a node may push (an effect's, a flow node's body or block, the effects of the actions a
+    step offers, the effects of the game's ends)."""
+    if isinstance(node, Effect):
+        return list(node.blocks())
+    out = [getattr(node, a, None) for a in ("body", "block")]
     for action in getattr(node, "actions", None) or ():
         out.append(action.block)
     for entry in getattr(node, "game_ends", None) or ():

@@ -4,6 +4,7 @@ A mixin of the ruleset builder (ruleset.py): it uses the builder's context, name
 """
 from __future__ import annotations
 
+from ..effects.choices import until_of
 from ..engine import flow as F
 from ..expr.compiler import Scope
 from ..ruleset import Scoring
@@ -139,7 +140,7 @@ class FlowBuilder:
         players = ctx.expr(path + ("players",), scope, random_ok=False) if "players" in step else None
         when = ctx.expr(path + ("if",), scope, random_ok=False) if "if" in step else None
         label = str(step.get("name") or "/".join(names))
-        until = self.fx._until(path, step, players is not None)
+        until = until_of(self.fx, path, step, players is not None)
         node = F.Step(actions, player, players, bool(step.get("optional", False)), when, label, step.get("secret"),
                       until)
         return ctx.node(node, path, label)

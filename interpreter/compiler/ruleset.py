@@ -290,7 +290,7 @@ class _Builder(CardsBuilder, ZonesBuilder, NamesBuilder, FlowBuilder):
                     args = []
                 for i, a in enumerate(args):
                     try:
-                        self.fx._check_local(path + ("args", i), a)
+                        self.fx.check_local(path + ("args", i), a)
                     except Abort:
                         args = []
             elif not isinstance(spec, list):

@@ -1,5 +1,5 @@
-"""The nodes of a compiled ruleset: its effects (what code generation writes out), and what the VM runs,
-the segments of generated code, the loops that wait for decisions, and the decisions themselves.
+"""The nodes the VM runs: the segments of generated code, the loops that wait for decisions, and the
+decisions themselves (the effects are defined in interpreter/effects/).
 
 Effects never run here: every run of effects is one generated function (a Segment, codegen/effects.py)
 calling the runtime (runtime/effects.py). The VM runs what waits: a node runs with `run(vm, g, frame)`
@@ -45,7 +45,7 @@ class Node:
         return None
 
 
-# the effects: descriptions that code generation writes out (codegen/effects.py); they never run here ---
+# generated code ------------------------------------------------------------------------------------
 
 class Segment(Node):
     """A run of effects at one position of a block, as one generated function (codegen/effects.py): runs
@@ -68,88 +68,6 @@ class Segment(Node):
     def enclosing(self, exc):
         """The fused loop whose body raised `exc` (the VM's stack does not show it), or None."""
         return self.generated.node_of(exc, self.generated.loops)
-
-
-class Move(Node):
-    """`move`: cards between zones, a count from one end or given cards; refill an empty source first."""
-
-    def __init__(self, src, dst, count, cards, take, at, if_empty_block, refill):
-        self.src, self.dst, self.count, self.cards = src, dst, count, cards
-        self.take, self.at, self.if_empty, self.refill = take, at, if_empty_block, refill
-        # what `cards` gives is checked to be cards unless its kind says so when the ruleset loads
-        self.unsure = cards is not None and getattr(cards, "kind", "any") not in ("card", "cards")
-
-
-class Deal(Node):
-    """`deal`: a number of cards to each of some players, one card at a time around the table."""
-
-    def __init__(self, src, zid, member, count, players, if_empty_block, refill):
-        self.src, self.zid, self.member, self.count, self.players = src, zid, member, count, players
-        self.if_empty, self.refill = if_empty_block, refill
-
-
-class Shuffle(Node):
-    """`shuffle`: one zone, with the game's random generator."""
-
-    def __init__(self, zone):
-        self.zone = zone
-
-
-class Reveal(Node):
-    """`reveal`: cards shown to some players only, until they move or until the end of the turn or round."""
-
-    def __init__(self, cards, to, until, template):
-        self.cards, self.to, self.until, self.template = cards, to, until, template
-
-
-class Set(Node):
-    """`set`: game, player or card variables assigned (`add`: added to)."""
-
-    def __init__(self, targets, add=False):
-        self.targets, self.add = targets, add  # [(kind, name, owner fn or None, value fn)]
-
-
-class Let(Node):
-    """`let`: local names bound for the rest of the action or procedure."""
-
-    def __init__(self, bindings):
-        self.bindings = bindings
-
-
-class Log(Node):
-    """`log`: a line of the game's log, for everyone or some players."""
-
-    def __init__(self, template, to=None):
-        self.template, self.to = template, to
-
-
-class If(Node):
-    """`if`: `then` or `else` run depending on a condition."""
-
-    def __init__(self, cond, then_block, else_block):
-        self.cond, self.then_block, self.else_block = cond, then_block, else_block
-
-
-class Call(Node):
-    """`call`: a named procedure run with its own local names, `me` and the arguments given."""
-
-    def __init__(self, block, args):
-        self.block, self.args = block, args
-
-
-class EndTurn(Node):
-    """`end_turn`: the rest of the turn's steps skipped; the turn's `end` effects and end checks still run."""
-
-
-class EndRound(Node):
-    """`end_round`: the round ends now; its `end` effects run, then the next round starts."""
-
-
-class EndGame(Node):
-    """`end_game`: the game ends now, with winners given by an expression or else by the scoring rules."""
-
-    def __init__(self, winners, reason):
-        self.winners, self.reason = winners, reason
 
 
 # loops that wait for decisions: run by the VM (a loop whose body never waits is generated code) -----

@@ -1,0 +1,208 @@
+"""The effects on cards: `move`, `deal` and `shuffle`."""
+from __future__ import annotations
+
+from lark import Tree
+
+from ..errors import did_you_mean
+from ..expr.compiler import ExprError, member_of
+from ..expr.parser import parse
+from .base import Effect, ref
+from .text import END_WORDS, cards, code, end_of
+
+END = ("start/left/top/first/front or end/right/bottom/last/back, or an expression giving one")
+
+
+class Move(Effect):
+    """`move`: cards between zones, a count from one end or given cards; refill an empty source first."""
+
+    key = "move"
+    text = "Move cards from one zone to another: a number of cards from one end, or given cards."
+    about = "Where from, where to, and which cards."
+    fields_text = "What a 'move' does: from, to, and either count or cards."
+    fields = {
+        "from": ref("zone_ref", "The zone the cards leave, as in deck or 'row[r]'."),
+        "to": ref("zone_ref", "The zone the cards go to, as in me.hand."),
+        "count": ref("expression", "How many cards, taken from one end: a number, an expression or all. Default 1. "
+                                   "Not together with cards."),
+        "cards": ref("expression", "Exactly which cards to move, as in chosen or 'take(pile, 2)'. Not together "
+                                   "with count."),
+        "take": ref("expression", f"The end of 'from' the cards come from: {END}. Default start."),
+        "at": ref("expression", f"The end of 'to' the cards go to: {END}. Default end."),
+        "if_empty": ref("effect_list", "Effects run when 'from' (even after refilling) had too few cards; the cards "
+                                       "there were are still moved."),
+    }
+    required = ("from", "to")
+    pushes = True
+
+    def __init__(self, src, dst, count, cards, take, at, if_empty_block, refill):
+        self.src, self.dst, self.count, self.cards = src, dst, count, cards
+        self.take, self.at, self.if_empty, self.refill = take, at, if_empty_block, refill
+        # what `cards` gives is checked to be cards unless its kind says so when the ruleset loads
+        self.unsure = cards is not None and getattr(cards, "kind", "any") not in ("card", "cards")
+
+    @classmethod
+    def compile(cls, c, path, fields, value, scope):
+        p = path + ("move",)
+        f = c.fields(p, value, cls.fields, ("to",))
+        ctx = c.ctx
+        if "from" not in f:
+            ctx.fail(p, "missing 'from': say which zone the cards leave", "missing-field")
+        if "count" in f and "cards" in f:
+            ctx.fail(p + ("cards",), "give either 'count' or 'cards', not both", "effect", key=True)
+        src = ctx.zone(p + ("from",), scope)
+        dst = ctx.zone(p + ("to",), scope)
+        count = None
+        if "cards" not in f:
+            k = f.get("count", 1)
+            count = None if k == "all" else ctx.expr(p + ("count",), scope, value=k)
+        chosen = ctx.expr(p + ("cards",), scope) if "cards" in f else None
+        take = end_word(c, p + ("take",), f["take"], scope) if "take" in f else None
+        at = end_word(c, p + ("at",), f["at"], scope) if "at" in f else None
+        if_empty = c.block(p + ("if_empty",), scope) if "if_empty" in f else None
+        return cls(src, dst, count, chosen, take, at, if_empty, c.refill)
+
+    def blocks(self):
+        return () if self.if_empty is None else (self.if_empty,)
+
+    def emit(self, w, py):
+        s, d = w.expr(self.src, py), w.expr(self.dst, py)
+        at = "None" if self.at is None else w.const(self.at, "K_at")
+        if self.cards is not None:
+            w.add(f"N_move_cards(vm, g, {s}, {d}, {w.expr(self.cards, py)}, {at}, e, "
+                  f"{w.const(self.text, 'S_text')}, {bool(self.unsure)})")
+            return
+        k = "None" if self.count is None else w.expr(self.count, py)
+        take = "None" if self.take is None else w.const(self.take, "K_take")
+        w.call_or_else(f"N_move_top(vm, g, {s}, {d}, {k}, {take}, {at}, e, {w.const(self.refill, 'K_refill')})",
+                       self.if_empty, py)
+
+    @classmethod
+    def explain(cls, f, _):
+        """How many cards (or which), from where, to where."""
+        what = f"the cards {code(f['cards'])}" if "cards" in f else cards(f.get("count", 1))
+        src = end_of(f["take"], f["from"]) if "take" in f else code(f["from"])
+        dst = end_of(f["at"], f["to"]) if "at" in f else code(f["to"])
+        short = " If there are too few cards:" if f.get("if_empty") else ""
+        return f"Move {what} from {src} to {dst}.{short}", [(None, f.get("if_empty"))]
+
+
+def end_word(c, path, value, scope):
+    """`at`/`take`: a word naming an end (compiled to a function giving it), or an expression giving one."""
+    if isinstance(value, str) and value in END_WORDS:
+        return lambda g, e, it, v=value: v
+    if isinstance(value, str) and c.valid_name(value) and value not in scope.locals \
+            and value not in c.ctx.names.all_names():
+        c.ctx.fail(path, f"'{value}' names no end of a zone: use start, left, top, first, front "
+                   "or end, right, bottom, last, back", "bad-end", did_you_mean(value, END_WORDS))
+    return c.ctx.expr(path, scope)
+
+
+class Deal(Effect):
+    """`deal`: a number of cards to each of some players, one card at a time around the table."""
+
+    key = "deal"
+    text = "Deal cards one at a time around the table into each player's zone."
+    about = "Where from, into which player zone, and how many each."
+    fields_text = "What a 'deal' does: from, to, count, and optionally which players."
+    fields = {
+        "from": ref("zone_ref", "The zone the cards come from, as in deck."),
+        "to": {"type": "string", "description": "A zone of each player, by name (hand), or one member of a family "
+                                                "of each player (stall[\"red\"])."},
+        "count": ref("expression", "How many cards each player gets."),
+        "players": ref("expression", "Who gets cards, in order (default: every player)."),
+        "if_empty": ref("effect_list", "Effects run when 'from' (even after refilling) runs out; dealing stops "
+                                       "there."),
+    }
+    required = ("from", "to", "count")
+    pushes = True
+
+    def __init__(self, src, zid, member, count, players, if_empty_block, refill):
+        self.src, self.zid, self.member, self.count, self.players = src, zid, member, count, players
+        self.if_empty, self.refill = if_empty_block, refill
+
+    @classmethod
+    def compile(cls, c, path, fields, value, scope):
+        p = path + ("deal",)
+        f = c.fields(p, value, cls.fields, cls.required)
+        ctx = c.ctx
+        src = ctx.zone(p + ("from",), scope)
+        zone, member = cls._target(c, p + ("to",), f["to"], scope)
+        count = ctx.expr(p + ("count",), scope)
+        players = ctx.expr(p + ("players",), scope) if "players" in f else None
+        if_empty = c.block(p + ("if_empty",), scope) if "if_empty" in f else None
+        return cls(src, zone.zid, member, count, players, if_empty, c.refill)
+
+    @staticmethod
+    def _target(c, path, to, scope):
+        """`to: hand` (a zone of each player) or `to: 'stall["red"]'` (one member of a family of each
+        player) -> (the zone, a callable giving the member or None)."""
+        ctx, names = c.ctx, c.ctx.names
+        if isinstance(to, str) and to in names.player_zones:
+            names.used.add(("zone", to))
+            return names.player_zones[to], None
+        tree = None
+        if isinstance(to, str):
+            try:
+                tree = parse(to)
+            except ExprError:
+                tree = None
+        if isinstance(tree, Tree) and tree.data == "index" and isinstance(tree.children[0], Tree) \
+                and tree.children[0].data == "name" and str(tree.children[0].children[0]) in names.player_families:
+            zone = names.player_families[str(tree.children[0].children[0])]
+            key_text = to[tree.children[1].meta.start_pos:tree.children[1].meta.end_pos]
+            key = ctx.expr(path, scope, value=key_text)
+            names.used.add(("zone", zone.name))
+            return zone, member_of(zone, key)
+        if isinstance(to, str) and to in names.player_families:
+            ctx.fail(path, f"'{to}' is a family of zones of each player: say which one, as in '{to}[...]'",
+                     "unknown-zone")
+        zones = set(names.player_zones) | set(names.player_families)
+        ctx.fail(path, f"'deal' gives to a zone of each player; '{to}' is not one", "unknown-zone",
+                 did_you_mean(str(to), zones))
+
+    def blocks(self):
+        return () if self.if_empty is None else (self.if_empty,)
+
+    def emit(self, w, py):
+        s, k = w.expr(self.src, py), w.expr(self.count, py)
+        who = "g.players" if self.players is None else \
+            f"N_as_players(g, {w.expr(self.players, py)}, \"deal's players\")"
+        member = ""
+        if self.member is not None:
+            m, z = getattr(self.member, "key", None), getattr(self.member, "zone", None)
+            if m is not None and z is not None:
+                member = f" + {w.member_of(z, w.expr(m, py))} * g.n"
+            else:
+                member = f" + {w.const(self.member, 'K_member')}(g, e, None) * g.n"
+        w.call_or_else(f"N_deal(vm, g, {s}, g.zbase[{int(self.zid)}]{member}, {k}, {who}, "
+                       f"{w.const(self.refill, 'K_refill')})", self.if_empty, py)
+
+    @classmethod
+    def explain(cls, f, _):
+        """How many cards each player gets, one at a time around the table."""
+        who = f"each of {code(f['players'])} in turn" if "players" in f else "each player in turn"
+        short = " If the cards run out:" if f.get("if_empty") else ""
+        return (f"Deal {cards(f['count'])} from {code(f['from'])} to the {code(f['to'])} of {who}, "
+                f"one card at a time.{short}"), [(None, f.get("if_empty"))]
+
+
+class Shuffle(Effect):
+    """`shuffle`: one zone, with the game's random generator."""
+
+    key = "shuffle"
+    text = "Shuffle a zone, as in 'shuffle: deck'."
+    value = ref("zone_ref", "The zone to shuffle.")
+
+    def __init__(self, zone):
+        self.zone = zone
+
+    @classmethod
+    def compile(cls, c, path, fields, value, scope):
+        return cls(c.ctx.zone(path + ("shuffle",) if fields else path, scope))
+
+    def emit(self, w, py):
+        w.add(f"N_shuffle(g, {w.expr(self.zone, py)})")
+
+    @classmethod
+    def explain(cls, zone, _):
+        return f"Shuffle {code(zone)}.", []

@@ -1,0 +1,167 @@
+"""The effects that ask players: `choose` and `react`. They wait for decisions, so the VM runs them
+(engine/nodes.py, Choose); the effects they run after the decision are generated code."""
+from __future__ import annotations
+
+from ..engine import nodes as vm
+from ..errors import did_you_mean
+from .base import Effect, ref
+from .text import arg_in_words, code, flat, words
+
+UNTIL = ("first", "all")
+ACTIONS = {"oneOf": [{"$ref": "#/$defs/identifier"},
+                     {"type": "array", "items": {"$ref": "#/$defs/identifier"}, "minItems": 1}]}
+
+
+class Choose(Effect, vm.Choose):
+    """`choose`: one player, or several at once, picks among inline arguments or named actions."""
+
+    key = "choose"
+    text = "Ask a player to choose, then run effects with the chosen values."
+    about = "Who chooses, among what, and what happens then."
+    fields_text = ("What a 'choose' asks: who chooses (one player, or several at once), among what (inline args or "
+                   "named actions), and what happens then.")
+    fields = {
+        "player": ref("expression", "Who chooses (default: me)."),
+        "prompt": ref("text", "The question shown to the player."),
+        "args": ref("choice_args", "The values to choose: argument name: list of values."),
+        "if": ref("expression", "Only combinations where this holds are offered."),
+        "label": ref("template", "How an option is shown, as in 'take {n} cards'."),
+        "do": ref("effect_list", "Effects run with the chosen values."),
+        "players": ref("expression", "Several players who choose at the same time: each sees the same state, "
+                                     "nothing is applied until all have chosen, then each choice takes effect in "
+                                     "seat order with 'me' the chooser."),
+        "actions": {"description": "Offer the legal options of these actions instead of inline args, as in "
+                                   "[take_from_display, take_from_deck].", **ACTIONS},
+        "optional": {"type": "boolean", "description": "Add a 'pass' option (default false)."},
+        "secret": {"type": "boolean", "description": "true: the others are not told what was chosen (in their log); "
+                                                     "default: secret when several players choose at once."},
+        "until": {"enum": list(UNTIL), "description": "With players: first makes a reaction window (only the first "
+                                                      "who acted, after me in seat order, is applied); all "
+                                                      "(default) applies every choice."},
+    }
+    fields_extra = {"oneOf": [
+        {"description": "Inline arguments: choose values, then run 'do'.", "required": ["args"],
+         "not": {"description": "No 'actions' beside 'args'.", "required": ["actions"]}},
+        {"description": "A choice among named actions: their effects run.", "required": ["actions"],
+         "not": {"description": "'args', 'do', 'if' and 'label' come from the actions.",
+                 "anyOf": [{"description": k, "required": [k]} for k in ("args", "do", "if", "label")]}}]}
+    waits = True
+
+    @classmethod
+    def compile(cls, c, path, fields, value, scope):
+        p = path + ("choose",)
+        f = c.fields(p, value, cls.fields)
+        ctx = c.ctx
+        if "player" in f and "players" in f:
+            ctx.fail(p + ("players",), "give 'player' (one chooser) or 'players' (several at once), not both",
+                     "effect", key=True)
+        player = ctx.expr(p + ("player",), scope) if "player" in f else (lambda g, e, it: e["me"])
+        players = ctx.expr(p + ("players",), scope) if "players" in f else None
+        optional = bool(f.get("optional", False))
+        secret = f.get("secret")
+        until = until_of(c, p, f, players is not None)
+        prompt = ctx.template(p + ("prompt",), scope.with_locals(me="player")) if "prompt" in f else "choose"
+        if "actions" in f:
+            for k in ("args", "if", "label", "do"):
+                if k in f:
+                    ctx.fail(p + (k,), f"a choice among 'actions' takes its {k} from the actions", "effect", key=True)
+            actions = action_names(c, p + ("actions",), f["actions"])
+            return cls(player, players, prompt, None, None, actions, optional, secret, until)
+        if "args" not in f:
+            ctx.fail(p, "a choice needs 'args' (what is chosen) or 'actions' (which actions to choose from)",
+                     "missing-field")
+        choice, inner = c.choice(p, f, scope, "choose")
+        body = c.block(p + ("do",), inner) if "do" in f else None
+        return cls(player, players, prompt, choice, body, None, optional, secret, until)
+
+    def blocks(self):
+        return tuple(b for b in [self.body] + [a.block for a in self.actions or ()] if b is not None)
+
+    @classmethod
+    def explain(cls, f, _):
+        """Who chooses what, among which values or actions, then the effects."""
+        if "players" in f:
+            who = f"Each of {code(f['players'])} (all at once, then applied one by one)"
+        else:
+            who = code(f.get("player", "me"))
+        if "actions" in f:
+            names = f["actions"] if isinstance(f["actions"], list) else [f["actions"]]
+            what = "an option of " + words([code(a) for a in names], "or")
+        else:
+            what = words(arg_in_words(a, d) for a, d in (f.get("args") or {}).items())
+        text = f"{who} chooses {what}"
+        text += f" such that {code(f['if'])}" if "if" in f else ""
+        text += ", or passes" if f.get("optional") else ""
+        text += f' ("{flat(f["prompt"])}")' if "prompt" in f else ""
+        return text + (":" if f.get("do") else "."), [(None, f.get("do"))]
+
+
+class React(Choose):
+    """`react`: a window in which other players may take actions out of turn, all deciding at once."""
+
+    key = "react"
+    text = ("A window in which other players may take given actions out of turn, all deciding at once: with until: "
+            "first (the default) only the first after me in seat order who acted is applied; with all, every one.")
+    about = "The actions offered, to whom, and when the window closes."
+    fields_text = "What a 'react' offers, to whom, and when the window closes."
+    fields = {
+        "actions": {"description": "The action or actions the players may take (each may also pass).", **ACTIONS},
+        "players": ref("expression", "Who may react (default: everyone but me, in seat order after me)."),
+        "until": {"enum": list(UNTIL), "description": "first (default): the first who acted, after me in seat "
+                                                      "order, is applied; all: every choice is applied."},
+        "prompt": ref("text", "The question shown."),
+    }
+    fields_extra = {}
+    required = ("actions",)
+
+    @classmethod
+    def compile(cls, c, path, fields, value, scope):
+        p = path + ("react",)
+        f = c.fields(p, value, cls.fields, cls.required)
+        ctx = c.ctx
+        actions = action_names(c, p + ("actions",), f["actions"])
+        if "players" in f:
+            players = ctx.expr(p + ("players",), scope)
+        else:
+            players = (lambda g, e, it: [g.players[(e["me"] + k) % g.n] for k in range(1, g.n)])
+        until = until_of(c, p, dict(f, until=f.get("until", "first")), True)
+        prompt = ctx.template(p + ("prompt",), scope.with_locals(me="player")) if "prompt" in f else "react"
+        return cls(None, players, prompt, None, None, actions, True, True, until)
+
+    @classmethod
+    def explain(cls, f, _):
+        """Who may act out of turn, with which actions, and whose reaction counts."""
+        names = f.get("actions")
+        names = names if isinstance(names, list) else [names]
+        who = code(f["players"]) if "players" in f else "every other player"
+        which = ("every reaction is applied" if f.get("until") == "all"
+                 else "only the first who acts, going round the table from `me`, is applied")
+        return f"{who} may at once {words([code(a) for a in names], 'or')} out of turn, or pass; {which}.", []
+
+
+def until_of(c, path, f, several):
+    """`until: first` (a reaction window: only the first who acts, in seat order from `me`) or `all`."""
+    until = f.get("until", "all")
+    if until not in UNTIL:
+        c.ctx.fail(path + ("until",), "until is first (the first player who acts closes the window) "
+                   "or all (every choice is applied)", "bad-value", did_you_mean(str(until), UNTIL))
+    if until == "first" and not several:
+        c.ctx.fail(path + ("until",), "until: first needs several players choosing at once ('players')",
+                   "effect", key=True)
+    return until
+
+
+def action_names(c, path, names):
+    """The actions a `choose` or a `react` offers, by name."""
+    ctx = c.ctx
+    if isinstance(names, str):
+        names = [names]
+    if not isinstance(names, list) or not names:
+        ctx.fail(path, "expected a list of action names", "type")
+    actions = []
+    for i, name in enumerate(names):
+        if name not in c.actions:
+            ctx.unknown(path + (i,), "action", name, c.actions, "unknown-action")
+        actions.append(c.actions[name])
+    c.chosen_actions.update(names)
+    return actions
