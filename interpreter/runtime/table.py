@@ -4,12 +4,13 @@ a constant or function of its own -> the runtime value it names.
 Generated code (expr/compiler.py for expressions, codegen/ for option lists, segments of effects, the
 turn's transition and position values) runs in a namespace that holds this table, its own constants and
 `emit.SAFE_BUILTINS`, and nothing else. The prefixes say what a name is (docs/compile.md): `R_` a
-helper of expressions, `N_` an effect that changes the state, `F_` a builtin function of the language,
-`W_` a builtin that walks its first argument and pays for it.
+helper of expressions, `N_` an effect that changes the state (each public function of runtime/effects.py),
+`F_` a builtin function of the language, `W_` a builtin that walks its first argument and pays for it.
 """
 from __future__ import annotations
 
 import itertools
+import types
 
 from . import effects as N
 from . import helpers as H
@@ -34,13 +35,11 @@ GLOBALS = {
     "R_take_while_ne": H.take_while_ne, "R_drop_while_eq": H.drop_while_eq, "R_drop_while_ne": H.drop_while_ne,
     "R_cartesian": itertools.product, "R_distinct_of": H.distinct_of, "R_count_distinct_of": H.count_distinct_of,
     "R_counts_of": H.counts_of, "R_NO": NOT_COMPUTED,
-    # effects: every change to the state
-    "N_move_cards": N.move_cards, "N_move_top": N.move_top, "N_deal": N.deal, "N_shuffle": N.shuffle,
-    "N_reveal": N.reveal, "N_forget": N.forget, "N_grown": N.grown, "N_set_var": N.set_var,
-    "N_set_player_var": N.set_player_var, "N_set_card_var": N.set_card_var, "N_keep": N.keep,
-    "N_keep_fresh": N.keep_fresh, "N_end_turn": N.end_turn, "N_end_round": N.end_round,
-    "N_loop_limit": N.loop_limit, "N_loop_spent": N.loop_spent,
+    # the values of players
     "N_as_player": as_player, "N_as_players": as_players,
 }
+# the effects: every change to the state is a function of runtime/effects.py, and each is N_<its name>
+GLOBALS.update({f"N_{name}": fn for name, fn in vars(N).items()
+                if isinstance(fn, types.FunctionType) and fn.__module__ == N.__name__ and not name.startswith("_")})
 GLOBALS.update({f"F_{name}": impl for name, impl in BUILTINS.items()})
 GLOBALS.update({f"W_{name}": walker for name, walker in H.walkers().items()})
