@@ -8,7 +8,7 @@ docs/language.md, and run `python tests/regenerate_schema.py`.
 from __future__ import annotations
 
 from .base import Effect
-from .cards import Deal, Move, Shuffle
+from .cards import Deal, Move, Shuffle, Sort
 from .choices import Choose, React
 from .control import Call, ForEach, If, Until, While
 from .ends import EndGame, EndRound, EndTurn
@@ -16,7 +16,7 @@ from .log import Log, Reveal
 from .values import Add, Let, Set
 
 EFFECTS: dict[str, type[Effect]] = {cls.key: cls for cls in (
-    Move, Deal, Shuffle, Set, Add, Let, If, While, Until, ForEach, Choose, EndTurn, EndRound, EndGame, Call,
+    Move, Deal, Shuffle, Sort, Set, Add, Let, If, While, Until, ForEach, Choose, EndTurn, EndRound, EndGame, Call,
     Log, Reveal, React)}
 BARE = tuple(k for k, cls in EFFECTS.items() if cls.bare)
 

@@ -1,10 +1,10 @@
-"""The effects on cards: `move`, `deal` and `shuffle`."""
+"""The effects on cards: `move`, `deal`, `shuffle` and `sort`."""
 from __future__ import annotations
 
 from lark import Tree
 
 from ..errors import did_you_mean
-from ..expr.compiler import ExprError, member_of
+from ..expr.compiler import ExprError, Scope, member_of
 from ..expr.parser import parse
 from .base import Effect, ref
 from .text import END_WORDS, cards, code, end_of
@@ -206,3 +206,45 @@ class Shuffle(Effect):
     @classmethod
     def explain(cls, zone, _):
         return f"Shuffle {code(zone)}.", []
+
+
+class Sort(Effect):
+    """`sort`: a zone's cards put in order of a key of each card (equal keys keep their order)."""
+
+    key = "sort"
+    text = "Put the cards of a zone in order of a value of each card, as in 'sort: {zone: me.hand, by: value}'."
+    about = "Which zone, by what, and which way."
+    fields_text = "What a 'sort' orders: a zone, by a value of each of its cards."
+    fields = {
+        "zone": ref("zone_ref", "The zone whose cards are put in order, as in me.hand or 'row[r]'."),
+        "by": ref("expression", "The value of each card to order by: an attribute (value), or an expression of "
+                                "the card as it (as in 'value * 10 + rank')."),
+        "descending": {"type": "boolean", "description": "true: the greatest value first (default false: the "
+                                                         "smallest first)."},
+    }
+    required = ("zone", "by")
+
+    def __init__(self, zone, by, descending):
+        self.zone, self.by, self.descending = zone, by, descending
+
+    @classmethod
+    def compile(cls, c, path, fields, value, scope):
+        p = path + ("sort",)
+        f = c.fields(p, value, cls.fields, cls.required)
+        descending = f.get("descending", False)
+        if not isinstance(descending, bool):
+            c.ctx.fail(p + ("descending",), "expected true or false", "type")
+        zone = c.ctx.zone(p + ("zone",), scope)
+        by = c.ctx.expr(p + ("by",), Scope(dict(scope.locals), "card"), random_ok=False)
+        return cls(zone, by, descending)
+
+    def emit(self, w, py):
+        slot, card = w.fresh("slot"), w.fresh("c")
+        w.add(f"{slot} = {w.expr(self.zone, py)}")
+        w.add(f"N_sort_zone(g, {slot}, [{w.expr(self.by, py, card)} for {card} in R_walk(g, g.zones[{slot}])], "
+              f"{self.descending})")
+
+    @classmethod
+    def explain(cls, f, _):
+        order = "the greatest first" if f.get("descending") else "the smallest first"
+        return f"Sort {code(f.get('zone'))} by {code(f.get('by'))}, {order}.", []

@@ -169,6 +169,14 @@ def shuffle(g, slot) -> None:
             g.known.pop(c, None)
 
 
+def sort_zone(g, slot, keys: list, descending: bool) -> None:
+    """Put the cards of a zone in order of their keys (`keys[i]`: the key of the i-th card); equal keys keep
+    their order. Keys of different kinds cannot be ordered: the game stops, in the author's words."""
+    zone = g.zones[slot]
+    order = sorted(range(len(zone)), key=keys.__getitem__, reverse=descending)
+    zone[:] = [zone[i] for i in order]
+
+
 def moved(vm, g, cards) -> None:
     """Cards changed zone: their card variables go back to their defaults (unless kept), and whoever was
     shown them forgets them."""
