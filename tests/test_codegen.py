@@ -333,3 +333,26 @@ def test_effects_around_a_decision_end_their_segment_and_play_as_the_vm_played_t
         data = json.dumps({"save": saved_in_words(game), "result": game.result}, sort_keys=True, default=repr)
         assert hashlib.sha256(data.encode()).hexdigest()[:16] == digest, (players, seed)
     assert refilled > 0   # the if_empty branches ran
+
+
+def test_what_generation_refuses_is_an_error_of_the_ruleset_at_the_effect(monkeypatch, tmp_path, capsys):
+    """Code is generated when a ruleset loads, so `validate` tells what generation would refuse, at the
+    effect it was writing (here a refusal is made to happen in the effect that writes `shuffle`)."""
+    import sys
+    from interpreter.effects import Shuffle
+    from cli import main
+
+    def refuse(self, w, py):
+        raise ValueError("not an identifier: 'a b'")
+    monkeypatch.setattr(Shuffle, "emit", refuse)
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", "off")
+    path = tmp_path / "refused.yaml"
+    path.write_text(CUBIRDS)
+    line = CUBIRDS.splitlines().index("  - shuffle: deck") + 1
+    monkeypatch.setattr(sys, "argv", ["rulebook", "validate", str(path)])
+    with pytest.raises(SystemExit) as stop:
+        main()
+    out, err = capsys.readouterr()
+    assert stop.value.code == 1 and "Traceback" not in out + err
+    assert f"refused.yaml:{line}:5: error[generate]: this ruleset could not be turned into Python: " \
+           "not an identifier: 'a b'" in out + err

@@ -156,10 +156,22 @@ def segments_of(block, fuser) -> list:
     return out
 
 
+REFUSED = (ValueError, TypeError, KeyError, IndexError, AttributeError, AssertionError, SyntaxError, RecursionError)
+
+
 def generate(rs) -> None:
     """Write, compile and install the ruleset's code: called once, by the compiler, before the ruleset is
-    handed out (compiler/ruleset.py); nothing is installed later."""
+    handed out (compiler/ruleset.py); nothing is installed later. What generation refuses is raised with
+    the node it was writing (`exc.node`), for the compiler to tell where."""
     b = Builder(rs)
+    try:
+        _generate(rs, b)
+    except REFUSED as exc:
+        exc.node = b.lines.node
+        raise
+
+
+def _generate(rs, b) -> None:
     lines = b.lines
     installs, ends = [], []
     for choice, hint, when in choices(rs):

@@ -51,11 +51,10 @@ def generate_code(ctx: Context, rs: Ruleset) -> None:
     """Write and install the ruleset's generated code (codegen/): it is compiled once, here, and never
     changed afterwards; what generation refuses is an error of the ruleset, told at the effect or
     expression it was writing (or at the file)."""
-    from ..codegen.module import generate
+    from ..codegen.module import REFUSED, generate
     try:
         generate(rs)
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError, AssertionError, SyntaxError,
-            RecursionError) as exc:
+    except REFUSED as exc:
         node = getattr(exc, "node", None)
         loc = getattr(node, "loc", None) or ctx.source.location(())
         ctx.diagnostics.append(Diagnostic("generate", f"this ruleset could not be turned into Python: {exc}", loc))
