@@ -156,6 +156,8 @@ class Action(Choice):
 
     def options(self, g, player, env=None):
         """The action's options for `player` (its generated listing checks `when` first)."""
+        if not self.subsets:   # the common case, without a call more
+            return self.listed(g, EMPTY if env is None else env, player)
         return Choice.options(self, g, EMPTY if env is None else env, player)
 
 
