@@ -14,7 +14,7 @@ from .errors import Diagnostic, Location, RulesetError
 MAX_FILE_BYTES = 1_000_000
 MAX_DEPTH = 64
 MAX_NODES = 50_000
-MAX_INT = 10 ** 18          # the largest number a game may hold (see engine/budget.py)
+MAX_INT = 10 ** 18          # the largest number a game may hold (see runtime/budget.py)
 PLAIN_TAGS = {"tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"}
 SCALAR_TAGS = {"tag:yaml.org,2002:" + t for t in ("null", "bool", "int", "float", "str", "timestamp")}
 INT_TAG, TIMESTAMP_TAG = "tag:yaml.org,2002:int", "tag:yaml.org,2002:timestamp"

@@ -1,4 +1,4 @@
-"""engine/draws.py draws exactly what random.Random.shuffle and randrange do, and leaves the generator alike."""
+"""runtime/draws.py draws exactly what random.Random.shuffle and randrange do, and leaves the generator alike."""
 from __future__ import annotations
 
 import random

@@ -198,7 +198,7 @@ def test_too_many_cards_are_refused():
         load_text(text, "many.yaml")
 
 
-# The work budget (engine/budget.py): no ruleset makes a step run away -------------------------------
+# The work budget (runtime/budget.py): no ruleset makes a step run away -------------------------------
 
 HOSTILE = """\
 name: hostile

@@ -148,7 +148,7 @@ def emit_listing(builder, choice, when, index) -> None:
     def emit(fn, py):
         return emit_expr(fn, names, ns, py, subst=subst)
 
-    # every domain walked pays its length from the step's budget (engine/budget.py); with several
+    # every domain walked pays its length from the step's budget (runtime/budget.py); with several
     # arguments that is their combinations, refused as such when they are too many
     if len(args) > 1:
         too_many = ns.const(f"the arguments of '{choice.name}' make more than {MAX_STEP_ITEMS:,} "

@@ -220,7 +220,7 @@ def walked_source(src: str) -> str:
 
 
 def walked(src: str) -> str:
-    """The source of a list walked over, paid for by its length from the step's budget (engine/budget.py)."""
+    """The source of a list walked over, paid for by its length from the step's budget (runtime/budget.py)."""
     return f"R_walk(g, {walked_source(src)})"
 
 

@@ -1,6 +1,6 @@
 """Narrate a game for one player: the log and the effects' events (moves, deals, score changes) -> readable lines.
 
-Events are recorded by the engine only when a game records its log (see engine/nodes.py: `move`,
+Events are recorded by the engine only when a game records its log (see runtime/effects.py: `move`,
 `deal`, `set`). A line names cards only where the reader may see them, in the zone they left or in
 the zone they reached; otherwise it says how many. Players are named by seat ("P2"), the reader as
 "you".

@@ -14,7 +14,7 @@ from .builtins import BUILTINS, _counts, _distinct
 TWO_ARGUMENTS = {"take", "drop", "index_of"}   # the builtins walkers call with a second argument
 
 
-# the work budget (engine/budget.py): every walk over a list pays its length ----------------------------
+# the work budget (runtime/budget.py): every walk over a list pays its length ----------------------------
 def walk(g, xs):
     """A list walked over (by `where`, `in`, a per-item function ...), paid for by its length."""
     w = g.work - len(xs)
