@@ -139,8 +139,6 @@ class Fuser:
     def expr(self, fn, py, it_var="it") -> str:
         """A compiled expression's source, inline (names in `py` read from Python variables)."""
         from ..expr.compiler import emit_expr
-        if getattr(fn, "tree", None) is None and getattr(fn, "constant", None) is None:
-            return f"{self.b.ns.const(fn, 'K_fn')}(g, e, None)"   # a callable without a tree: called as it is
         return emit_expr(fn, self.b.names, self.b.ns, py, it_var, other=self.other)
 
     def member_of(self, zone, key_source: str) -> str:

@@ -168,12 +168,8 @@ class Deal(Effect):
         who = "g.players" if self.players is None else \
             f"N_as_players(g, {w.expr(self.players, py)}, \"deal's players\")"
         member = ""
-        if self.member is not None:
-            m, z = getattr(self.member, "key", None), getattr(self.member, "zone", None)
-            if m is not None and z is not None:
-                member = f" + {w.member_of(z, w.expr(m, py))} * g.n"
-            else:
-                member = f" + {w.const(self.member, 'K_member')}(g, e, None) * g.n"
+        if self.member is not None:   # one member of a family of each player (expr/compiler.py, member_of)
+            member = f" + {w.member_of(self.member.zone, w.expr(self.member.key, py))} * g.n"
         w.call_or_else(f"N_deal(vm, g, {s}, g.zbase[{int(self.zid)}]{member}, {k}, {who}, "
                        f"{w.const(self.refill, 'K_refill')})", self.if_empty, py)
 
