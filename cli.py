@@ -160,14 +160,14 @@ def list_cmd(as_json):
     """List the bundled rulesets with their player range and a one-line description."""
     rows = [_list_row(name, path) for name, path in bundled().items()]
     if as_json:
-        click.echo(json.dumps(rows, indent=2))
+        echo(json.dumps(rows, indent=2))
         return
     width = max(len(r["name"]) for r in rows) if rows else 10
-    click.echo(f"{'name':<{width}}  players  description")
+    echo(f"{'name':<{width}}  players  description")
     for r in rows:
         players = f"{r['players'][0]}-{r['players'][1]}" if r["players"] else "?"
         variant = f" (variant of {r['extends']})" if r.get("extends") else ""
-        click.echo(f"{r['name']:<{width}}  {players:<7}  {r['text']}{variant}")
+        echo(f"{r['name']:<{width}}  {players:<7}  {r['text']}{variant}")
 
 
 def _list_row(name, path) -> dict:
@@ -233,14 +233,14 @@ def validate(files, fmt, strict, games, jobs, backend, ray_address):
                        "diagnostics": [d.to_json() for d in diags]})
         if fmt == "text":
             for d in diags:
-                click.echo(d.render())
+                echo(d.render())
             if diags:
                 counts = [f"{n} {w}{'s' if n != 1 else ''}" for n, w in ((errors, "error"), (warnings, "warning")) if n]
-                click.echo(f"{f}: " + ", ".join(counts))
+                echo(f"{f}: " + ", ".join(counts))
             else:
-                click.echo(f"{f}: ok")
+                echo(f"{f}: ok")
     if fmt == "json":
-        click.echo(json.dumps(report, indent=2))
+        echo(json.dumps(report, indent=2))
     sys.exit(1 if failed else 0)
 
 
@@ -301,15 +301,18 @@ def play(ruleset, players, agents, seed, params, names, plain, resume, quiet):
       rulebook play my-game.yaml --agents random --seed 1
       rulebook play --resume rulebook-save.json
     """
-    from interpreter import Game, load
+    from interpreter import Game, GameError, load
     from interpreter.present.screen import Screen
     from interpreter.present.terminal import Session, read_saved, seat_agents as play_seats
-    saved = read_saved(resume) if resume else None
+    saved = read_saved(resume, agents_given=bool(agents)) if resume else None
     if saved is None and ruleset is None:
         raise click.UsageError("name a RULESET, or --resume a saved game")
     rules = load(ruleset or saved["ruleset"])
     if saved is not None:
         game = Game.from_json(rules, saved["game"])
+        if game.state.n != saved["players"]:
+            raise GameError(f"{resume} is damaged: its game has {game.state.n} players, not {saved['players']}",
+                            "saved-game")
         n, seed, overrides = game.state.n, saved["seed"], saved.get("params") or {}
         seats = play_seats(_agents(agents, rules), n, rules.default_agent or "random") if agents else saved["agents"]
         seat_names = _names(names, n) if names else saved.get("names") or []
@@ -323,7 +326,7 @@ def play(ruleset, players, agents, seed, params, names, plain, resume, quiet):
         game = Game.new(rules, n, seed=seed, params=overrides)
     plain = plain or not sys.stdout.isatty()
     screen = Screen(plain, echo=click.echo if plain else None)
-    click.echo(f"{rules.title}: {n} players, seed {seed}; seats: "
+    echo(f"{rules.title}: {n} players, seed {seed}; seats: "
                + ", ".join(f"P{i + 1} {a}" + (f" ({seat_names[i]})" if i < len(seat_names) and seat_names[i] else "")
                            for i, a in enumerate(seats)))
     session = Session(rules, game, seats, seed, overrides, seat_names, screen, _ask(plain), quiet,
@@ -333,7 +336,7 @@ def play(ruleset, players, agents, seed, params, names, plain, resume, quiet):
     try:
         code = session.run()
     except KeyboardInterrupt:
-        click.echo(f"\nleft the game at turn {session.game.state.turn} (Ctrl-C); it was not saved")
+        echo(f"\nleft the game at turn {session.game.state.turn} (Ctrl-C); it was not saved")
         sys.exit(1)
     sys.exit(code)
 
@@ -341,7 +344,7 @@ def play(ruleset, players, agents, seed, params, names, plain, resume, quiet):
 def _ask(plain: bool):
     """A function that reads one line from the person at the terminal."""
     def ask(text: str) -> str:
-        click.echo(text, nl=False)
+        echo(text, nl=False)
         line = sys.stdin.readline()
         if not line:
             raise EOFError()
@@ -395,10 +398,10 @@ def serve(ruleset, port, host, db):
     except OSError as exc:   # its folder cannot be made (a file in the way, no permission)
         raise click.ClickException(f"{path}: cannot keep games there: {exc.strerror or exc}"
                                    + (f" ({exc.filename})" if exc.filename else ""))
-    click.echo(f"rulebook: games are kept in {path}")
+    echo(f"rulebook: games are kept in {path}")
     for _, problem in app.state.problems:
-        click.echo(f"rulebook: {problem}", err=True)
-    click.echo(f"rulebook: open http://{host if host != '0.0.0.0' else 'localhost'}:{port}/ in a browser "
+        echo(f"rulebook: {problem}", err=True)
+    echo(f"rulebook: open http://{host if host != '0.0.0.0' else 'localhost'}:{port}/ in a browser "
                "(Ctrl-C stops the server)")
     # a page sends choices of a few dozen bytes: a larger frame closes its socket
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
@@ -452,9 +455,9 @@ def simulate_cmd(ruleset, games, players, agents, seed, params, as_json, out, pl
     if plots:
         summary["plots"] = simulation_plots(summary, run.tally, plots)
     if as_json:
-        click.echo(json.dumps(summary, indent=2))
+        echo(json.dumps(summary, indent=2))
         return
-    click.echo(simulation_text(summary))
+    echo(simulation_text(summary))
     _print_files(summary)
 
 
@@ -483,9 +486,9 @@ def _records(out: str | None, names: list[str]):
 
 def _print_files(summary: dict) -> None:
     if summary.get("records"):
-        click.echo(f"records: {summary['records']}")
+        echo(f"records: {summary['records']}")
     if summary.get("plots"):
-        click.echo("plots: " + ", ".join(summary["plots"]))
+        echo("plots: " + ", ".join(summary["plots"]))
 
 
 @cli.command("compare")
@@ -548,9 +551,9 @@ def compare_cmd(ruleset_a, ruleset_b, games, players, agents, seed, params, para
     if plots:
         summary["plots"] = comparison_plots(summary, result.tallies, plots)
     if as_json:
-        click.echo(json.dumps(summary, indent=2))
+        echo(json.dumps(summary, indent=2))
         return
-    click.echo(comparison_text(summary))
+    echo(comparison_text(summary))
     _print_files(summary)
 
 
@@ -595,7 +598,7 @@ def tournament_cmd(ruleset, agents, games, players, seed, params, as_json, jobs,
     total = len(schedule(names, n, games, seed)[0])
     with _progress(total, "playing", not as_json) as update:
         summary = tournament(rules, names, n, games, seed, overrides, runner, update)
-    click.echo(json.dumps(summary, indent=2) if as_json else report_text(summary))
+    echo(json.dumps(summary, indent=2) if as_json else report_text(summary))
 
 
 @cli.command("agents")
@@ -610,10 +613,10 @@ def agents_cmd():
     from interpreter.agents import AGENTS
     for name, cls in AGENTS.items():
         doc = " ".join((cls.__doc__ or "").split())
-        click.echo(f"{name}: {doc}")
+        echo(f"{name}: {doc}")
         for key, option in cls.OPTIONS.items():
-            click.echo(f"    {key}={option.describe()}")
-    click.echo("module:ClassName[:key=value...]: your own agent, a class with choose(view, options) -> index "
+            echo(f"    {key}={option.describe()}")
+    echo("module:ClassName[:key=value...]: your own agent, a class with choose(view, options) -> index "
                "(see docs/agents.md); settings are passed to the class as keyword arguments.")
 
 
@@ -640,7 +643,7 @@ def test_cmd(scenarios, as_json, junit):
     """
     from interpreter.scenario import format_results, junit_xml, results_json, run_scenarios
     results, code = run_scenarios(list(scenarios))
-    click.echo(json.dumps(results_json(results), indent=2, ensure_ascii=False) if as_json else format_results(results))
+    echo(json.dumps(results_json(results), indent=2, ensure_ascii=False) if as_json else format_results(results))
     if junit:
         try:
             Path(junit).write_text(junit_xml(results), encoding="utf-8")
@@ -678,7 +681,7 @@ def new_variant(base, file, force):
         target.write_text(variant_template(rules, base_ref, name, _schema_ref(target)), encoding="utf-8")
     except OSError as exc:
         raise click.ClickException(f"cannot write {file}: {exc.strerror}")
-    click.echo(f"wrote {file}: a variant of {rules.title}; check it with 'rulebook validate {file}'")
+    echo(f"wrote {file}: a variant of {rules.title}; check it with 'rulebook validate {file}'")
 
 
 def _schema_ref(target: Path) -> str:
@@ -712,9 +715,9 @@ def schema(show_path):
       rulebook schema > ruleset.schema.json
     """
     if show_path:
-        click.echo(str(schema_path().resolve()))
+        echo(str(schema_path().resolve()))
         return
-    click.echo(schema_path().read_text(encoding="utf-8"), nl=False)
+    echo(schema_path().read_text(encoding="utf-8"), nl=False)
 
 
 @cli.command()
@@ -744,14 +747,14 @@ def explain(ruleset, resolved, as_python):
     rules = load_source(source)   # report errors before printing anything
     if as_python:
         from interpreter.codegen import python_source
-        click.echo(python_source(rules), nl=False)
+        echo(python_source(rules), nl=False)
         return
     if not resolved:
-        click.echo(explain_markdown(rules), nl=False)
+        echo(explain_markdown(rules), nl=False)
         return
     chain = getattr(source, "chain", [source.file])
-    click.echo(f"# {source.data.get('name')}: merged from " + " <- ".join(chain))
-    click.echo(yaml.safe_dump(source.data, sort_keys=False, allow_unicode=True, width=100), nl=False)
+    echo(f"# {source.data.get('name')}: merged from " + " <- ".join(chain))
+    echo(yaml.safe_dump(source.data, sort_keys=False, allow_unicode=True, width=100), nl=False)
 
 
 @cli.command()
@@ -769,11 +772,18 @@ def transcript(ruleset, players, agents, seed):
     names = _agents(agents, rules) or [rules.default_agent or "random"]
     _bots(names, "a transcript", "is of bots only")
     game = play_one(rules, n, seed, seat_agents(names, n), record=True)
-    click.echo(format_transcript(rules, game, seed, names), nl=False)
+    echo(format_transcript(rules, game, seed, names), nl=False)
 
 
 def _interrupted(signum, frame):
     raise KeyboardInterrupt
+
+
+def echo(text="", **kwargs) -> None:
+    """click.echo, the text cleaned of what would steer a terminal (present/text.py): labels, log lines,
+    names and source lines come from rulesets and players."""
+    from interpreter.present.text import clean
+    click.echo(clean(str(text)), **kwargs)
 
 
 def main():
@@ -783,7 +793,7 @@ def main():
     try:
         cli.main(standalone_mode=False)
     except click.exceptions.Abort:
-        click.echo("aborted", err=True)
+        echo("aborted", err=True)
         sys.exit(1)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
@@ -791,13 +801,13 @@ def main():
         exc.show()
         sys.exit(exc.exit_code)
     except RulesetError as exc:
-        click.echo(exc.render(), err=True)
+        echo(exc.render(), err=True)
         sys.exit(1)
     except RulebookError as exc:
-        click.echo(f"error: {exc}", err=True)
+        echo(f"error: {exc}", err=True)
         sys.exit(1)
     except KeyboardInterrupt:
-        click.echo("interrupted", err=True)
+        echo("interrupted", err=True)
         sys.exit(1)
     finally:
         signal.signal(signal.SIGTERM, before)   # main() may be called again in one process (tests, tools)

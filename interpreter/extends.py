@@ -61,6 +61,10 @@ def _find_base(name: str, child: Path, where) -> Path:
     """A base is a path relative to the variant's folder, or else a bundled name."""
     relative = child.parent / name
     if name.endswith((".yaml", ".yml")) or "/" in name:
+        if not name.endswith((".yaml", ".yml")):
+            # not read at all: a file that is not a ruleset must not be quoted in an error
+            raise RulesetError([Diagnostic("extends", f"'{name}' is not a ruleset file: a base is a bundled name or "
+                                           "a .yaml file", where)])
         if relative.is_file():
             return relative
         raise RulesetError([Diagnostic("extends-missing", f"the base ruleset '{name}' does not exist", where)])

@@ -226,7 +226,10 @@ def parse_text(text: str, file: str = "<string>") -> Source:
     if len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
         raise RulesetError([Diagnostic("too-large", f"the file is larger than {MAX_FILE_BYTES} bytes",
                                        Location(file, 0, 0))])
-    loader = _GuardedLoader(text)
+    try:
+        loader = _GuardedLoader(text)   # it reads the text at once: a character YAML refuses stops it here
+    except yaml.reader.ReaderError as exc:
+        raise _unreadable(file, text, exc) from None
     try:
         node = loader.get_single_node()
     except _TooDeep as exc:
@@ -246,6 +249,8 @@ def parse_text(text: str, file: str = "<string>") -> Source:
                     f"column {exc.context_mark.column + 1}: is a bracket left open there?")
         hint = hint or flow_hint(message)   # an unclosed bracket on an earlier line comes first
         raise _error(file, text, mark, "yaml", f"YAML syntax: {message}", hint)
+    except yaml.reader.ReaderError as exc:
+        raise _unreadable(file, text, exc) from None
     except yaml.YAMLError as exc:
         raise RulesetError([Diagnostic("yaml", f"YAML: {exc}", Location(file, 1, 1))])
     finally:
@@ -256,6 +261,20 @@ def parse_text(text: str, file: str = "<string>") -> Source:
     data = builder.build(node, (), 0)
     src = Source(file, text, data, builder.marks, builder.key_marks)
     return src
+
+
+def _unreadable(file: str, text: str, exc) -> RulesetError:
+    """A character YAML does not allow (a NUL, a control character), told at its place."""
+    before = text[:exc.position]
+    line = before.count("\n") + 1
+    col = exc.position - (before.rfind("\n") + 1) + 1
+    source_line = text.splitlines()[line - 1] if text.splitlines() else ""
+    shown = source_line.replace("\x00", "\\0")
+    what = "a NUL" if exc.character == 0 else "a control character"
+    return RulesetError([Diagnostic("yaml", f"the file holds {what} (U+{exc.character:04X}), which YAML does not "
+                                    "allow", Location(file, line, col, "".join(ch if ch.isprintable() else "?"
+                                                                                for ch in shown)),
+                                    hint="remove it: a ruleset is plain text")])
 
 
 def read_file(path: str | Path) -> Source:

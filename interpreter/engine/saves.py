@@ -214,13 +214,17 @@ def _pending(rs, pending, frames, n: int, values: _Values) -> None:
         for entry in queue:
             p, opts = _list(entry, "the choosers' queue", 2)
             _int(_seat(p), "a chooser", 0, n - 1)
-            for opt in _list(opts, "a chooser's options"):
+            if not _list(opts, "a chooser's options"):
+                raise damaged("a chooser of the decision it waits for is offered no option")
+            for opt in opts:
                 _option(node, opt)
         for entry in chosen:
             p, opt = _list(entry, "the choices made", 2)
             _int(_seat(p), "a chooser", 0, n - 1)
             _option(node, opt)
-    for opt in _list(options, "the options of 'pending'"):
+    if not _list(options, "the options of 'pending'"):
+        raise damaged("the decision it waits for offers no option (a decision always offers one)")
+    for opt in options:
         _option(node, opt)
         values.check(opt, "the options of 'pending'")
 

@@ -6,6 +6,7 @@ events, then the prompt (present/prompt.py), which chooses a long list of option
 from __future__ import annotations
 
 from .board import cards_text
+from .text import clean
 
 STORY_ON_SCREEN = 4
 
@@ -121,6 +122,7 @@ class Screen:
             self.console.clear()
 
     def line(self, text: str = "", style: str = "") -> None:
+        text = clean(text)   # a ruleset's or a player's text never steers the terminal
         if self.console is not None:
             from rich.text import Text
             self.console.print(Text(text, style=style or ""), soft_wrap=False, overflow="ellipsis", no_wrap=True)

@@ -193,14 +193,59 @@ class Session:
                 "chosen_by": self.chosen_by, "game": self.game.to_json()}
 
 
-def read_saved(path: str) -> dict:
-    """A saved game's file -> its data; a file that is not one is a GameError that says why."""
+def read_saved(path: str, agents_given: bool = False) -> dict:
+    """A saved game's file -> its data, every field checked; a file that is not one is a GameError that says
+    why. A save is data: it may name the built-in agents only (code of one's own is named with --agents, by
+    the person who runs it, never loaded from a file: `agents_given`, the save's agents are not used)."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise GameError(f"cannot read {path}: {exc.strerror or exc}", "saved-game") from None
+    except UnicodeDecodeError:
+        raise GameError(f"{path} is not a saved game (not a text)", "saved-game") from None
     except ValueError as exc:
         raise GameError(f"{path} is not a saved game (not JSON: {exc})", "saved-game") from None
+    except RecursionError:
+        raise GameError(f"{path} is not a saved game (its JSON nests too deep)", "saved-game") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise GameError(f"{path} is not a saved game of rulebook", "saved-game")
+    check_saved(path, data, agents_given)
     return data
+
+
+# what a session's save holds, beside the game itself (checked by Game.from_json)
+SAVED_FIELDS = {"ruleset": str, "players": int, "seed": int, "params": dict, "agents": list, "names": list,
+                "chosen_by": list, "game": dict}
+
+
+def check_saved(path: str, data: dict, agents_given: bool = False) -> None:
+    """Refuse a session's save whose fields are missing or of the wrong kind, or that names code to run."""
+    from ..agents.spec import AgentSpecError, parse_spec
+
+    def damaged(what: str) -> GameError:
+        return GameError(f"{path} is damaged: {what}", "saved-game")
+    for key, kind in SAVED_FIELDS.items():
+        if key not in data:
+            raise damaged(f"it has no '{key}'")
+        value = data[key]
+        if type(value) is not kind:
+            raise damaged(f"'{key}' must be {_KIND_WORDS[kind]}, not {type(value).__name__}")
+    if not data["ruleset"]:
+        raise damaged("'ruleset' names no ruleset")
+    if not all(type(a) is str for a in data["agents"]) or len(data["agents"]) != data["players"]:
+        raise damaged(f"'agents' must be {data['players']} agent names, one a seat")
+    for text in data["agents"]:
+        try:
+            spec = parse_spec(text)
+        except AgentSpecError as exc:
+            raise damaged(f"'agents': {exc}") from None
+        if spec.user and not agents_given:
+            raise GameError(f"{path} names agent '{text}', code of your own: a saved game never loads code; "
+                            f"to play with it, name it yourself with --agents", "saved-game")
+    if not all(type(x) is str for x in data["names"]):
+        raise damaged("'names' must be texts")
+    if not all(type(x) is int and 0 <= x < data["players"] for x in data["chosen_by"]):
+        raise damaged("'chosen_by' must be seats")
+
+
+_KIND_WORDS = {str: "a text", int: "a whole number", dict: "a map", list: "a list"}

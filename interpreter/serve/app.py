@@ -31,6 +31,7 @@ from .store import Store
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_MESSAGE = 1024        # bytes in one websocket message from a page (a choice is about 30)
+MAX_SEED = 2 ** 63 - 1   # the games are kept in SQLite, whose numbers have 64 bits
 MAX_BODY = 16 * 1024      # bytes in one request body
 STATUS = {"forbidden": 403, "no-table": 404, "no-seat": 404, "cannot-continue": 409, "too-large": 413}
 USAGE = 'a message is JSON: {"choose": option number, "at": the decision\'s "at"}'
@@ -150,6 +151,17 @@ def create_app(ruleset: str | None = None, db: str | os.PathLike | None = None, 
             row["watch"] = f"{base}/t/{row['table']}/watch"
         return JSONResponse(rows)
 
+    def seed_of(value):
+        """A game's seed as asked: a whole number (or its digits) within what the store keeps; none: a fresh
+        one; anything else: None."""
+        if value is None or value == "":
+            return int.from_bytes(os.urandom(4), "big")
+        if type(value) is str and value.strip().isdigit():
+            value = int(value.strip())
+        if type(value) is float and value.is_integer() and abs(value) < 2 ** 63:
+            value = int(value)
+        return value if type(value) is int and 0 <= value <= MAX_SEED else None
+
     async def create(request: Request):
         try:
             spec = await body_of(request)
@@ -172,12 +184,13 @@ def create_app(ruleset: str | None = None, db: str | os.PathLike | None = None, 
                 problem = override_problem(name, value, rules.params, rules.param_choices)
                 if problem is not None:
                     return _error(problem[0], 400)
-            seed = spec.get("seed")
-            seed = int(seed) if seed not in (None, "") else int.from_bytes(os.urandom(4), "big")
+            seed = seed_of(spec.get("seed"))
+            if seed is None:
+                return _error(f"the seed is a whole number from 0 to {MAX_SEED}", 400)
             names = [str(x)[:24] for x in (spec.get("names") or [])][:n]
             table, tokens = await run_in_threadpool(hub.create, rules, n, agents, seed, params, names,
                                                     rulesets.source(rules.name))
-        except (ValueError, TypeError, AttributeError) as exc:
+        except (ValueError, TypeError, AttributeError, OverflowError) as exc:
             return _error(f"bad request: {exc}", 400)
         except GameError as exc:
             return _error(str(exc), STATUS.get(exc.code, 400))
