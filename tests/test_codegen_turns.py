@@ -14,9 +14,11 @@ from interpreter.present.log import entries
 
 
 def saved_in_words(game) -> dict:
-    """The game's save with its log in words (as saves held it before the log was kept as records)."""
+    """The game's save as bde3809 wrote it: its log in words (before the log was kept as records), and its
+    events without the places of the cards a variable's values hold (before they were kept)."""
     save = game.to_json()
     save["state"]["log"] = json.loads(json.dumps(entries(game)))
+    save["state"]["events"] = [e[:6] if e[0] == "set" else e for e in save["state"]["events"]]
     return save
 
 TURNS = """\

@@ -364,8 +364,9 @@ def test_a_choice_names_hidden_cards_only_to_who_may_see_them():
     first = game.rs.card_labels[zone(game, "hand", 0)[0]]
     game.apply(f"give {first} to P2")
     entry = entries(game)[-1]
-    assert entry == [[0], f"turn 1 P1: give {first} to P2", "turn 1 P1: give a card to P2"]
-    assert log_text(entry) == f"(P1 only) turn 1 P1: give {first} to P2\n(others) turn 1 P1: give a card to P2"
+    # the giver and P2, who now holds it, read the card; P3 (and an onlooker) read "a card"
+    assert entry == [[0, 1], f"turn 1 P1: give {first} to P2", "turn 1 P1: give a card to P2"]
+    assert log_text(entry) == f"(P1, P2 only) turn 1 P1: give {first} to P2\n(others) turn 1 P1: give a card to P2"
     shown = game.rs.card_labels[zone(game, "hand", 1)[0]]
     game.apply(f"show {shown}")          # laid face up: everyone may know it now
     assert entries(game)[-1] == f"turn 2 P2: show {shown}"

@@ -1,6 +1,6 @@
 """Saves made by earlier versions (tests/saves/, made at bde3809, when the log was kept in words) load and go
-on exactly as they would have gone on in the version that made them: the same decisions, the same state,
-the same log, read in words (the digest of each game's save after 40 more choices was taken there)."""
+on exactly as they would have gone on in the version that made them: the same decisions, the same state
+(the digest of each game's save after 40 more choices was taken there), the same log in words (kept there)."""
 from __future__ import annotations
 
 import hashlib
@@ -24,8 +24,14 @@ def test_an_old_save_loads_and_goes_on_as_it_did(path):
     for i in data["choices"]:
         game.apply(i)
     save = game.to_json()
-    save["state"]["log"] = json.loads(json.dumps(entries(game)))   # the log in words, as that version saved it
-    assert hashlib.sha256(json.dumps(save, sort_keys=True).encode()).hexdigest()[:16] == data["then"]
+    save["state"].pop("log")
+    save["state"]["events"] = [e[:6] if e[0] == "set" else e for e in save["state"]["events"]]   # no places
+    assert hashlib.sha256(json.dumps(save, sort_keys=True).encode()).hexdigest()[:16] == data["then state"]
+    # the log reads as that version wrote it; a line that masks cards may now be read whole by more players
+    # (those who could see every card it names: issue 26), never by fewer
+    then, now = data["then log"], json.loads(json.dumps(entries(game)))
+    assert [e if type(e) is str else e[1:] for e in now] == [e if type(e) is str else e[1:] for e in then]
+    assert all(type(a) is str or set(a[0]) >= set(b[0]) for a, b in zip(now, then))
 
 
 def test_a_save_with_records_round_trips():

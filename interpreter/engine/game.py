@@ -442,9 +442,12 @@ class Game:
         self._choice_logs.clear()
 
     def log_line(self, pieces, audience=None) -> None:
-        """Record a line of the log (its pieces, engine/choices.py): for everyone, or for the listed players."""
+        """Record a line of the log (its pieces, engine/choices.py): for everyone, or for the listed players.
+        A line for everyone keeps where the cards it names lie, so that each reader is told only those
+        they may see (present/log.py); a line whose readers the ruleset names (`to`, a reveal's) tells
+        them what it says."""
         g = self.state
-        g.log.append(("line", readers(g, audience), pieces))
+        g.log.append(("line", readers(g, audience), pieces, places(g, cards_in(pieces)) if audience is None else ()))
 
     def log_shown(self, cards, who) -> None:
         """Record that some players were shown cards (a `reveal` without a text of its own): which cards, in

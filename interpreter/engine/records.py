@@ -7,7 +7,9 @@ A record is a tuple that starts with its kind:
   is the turn it was made in, or "reacts" (the first to act in a reaction window); for the lines that
   mask cards some other player may not know, `before` and `after` tell where each card the label names
   lay before the choice and once it had taken effect (`places`);
-- ("line", readers, pieces): a `log` effect's line (readers: a tuple of seats, or None for everyone);
+- ("line", readers, pieces, places): a `log` effect's line (readers: a tuple of seats, or None for
+  everyone; for everyone, where the cards it names lay, so that each reader is told only those they may
+  see);
 - ("shown", readers, viewers, groups): the line of a `reveal` without a text of its own: who was shown
   which cards, grouped by the slot they lay in;
 - ("round", number, seat), ("round_end", number, reason), ("over", reason, winners): the flow's lines.
@@ -21,46 +23,9 @@ The log holds records and, from saves made before records existed, lines already
 """
 from __future__ import annotations
 
-from ..runtime.values import ELEMENT, Card, Player, decode, encode
+from ..runtime.values import cards_in, decode, encode, places  # noqa: F401  (cards_in, places: named here too)
 
 KINDS = ("choice", "line", "shown", "round", "round_end", "over")
-
-
-def cards_in(pieces) -> tuple:
-    """The ids of the cards the pieces of a text name (where a reader's line may mask them), in order."""
-    out: dict = {}
-
-    def walk(value, kind):
-        t = type(value)
-        if t is Player or (t is int and kind == "player"):
-            return
-        if t is Card or (t is int and kind == "card"):
-            out[int(value)] = None
-        elif t is list:
-            if value and all(type(v) is Card for v in value):
-                out.update(dict.fromkeys(map(int, value)))
-                return
-            inner = ELEMENT.get(kind, "any")
-            for v in value:
-                walk(v, inner)
-    for piece in pieces:
-        if type(piece) is not str:
-            walk(piece[0], piece[1])
-    return tuple(out)
-
-
-def places(g, cards) -> tuple:
-    """Where each of these cards lies now: (card, slot, position in its zone, seats it was shown to)."""
-    if not cards:
-        return ()
-    wanted, found = set(cards), {}
-    for slot, zone in enumerate(g.zones):
-        if not wanted.isdisjoint(zone):
-            for i, c in enumerate(zone):
-                if c in wanted:
-                    found[c] = (slot, i)
-    known = g.known
-    return tuple((c, *found.get(c, (-1, -1)), tuple(sorted(int(p) for p in known.get(c, ())))) for c in cards)
 
 
 def readers(g, audience):
@@ -89,7 +54,7 @@ def from_json(entry, cards):
             _, seat, head, pieces, secret, before, after = data
             return (kind, seat, head, _pieces(pieces), secret, _places(before), _places(after))
         if kind == "line":
-            return (kind, _seats(data[1]), _pieces(data[2]))
+            return (kind, _seats(data[1]), _pieces(data[2]), _places(data[3] if len(data) > 3 else []))
         if kind == "shown":
             return (kind, _seats(data[1]), tuple(data[2]), tuple((slot, tuple(cs)) for slot, cs in data[3]))
         if kind == "over":
@@ -117,9 +82,9 @@ def check(entry, n: int, slots: int, values, damaged) -> None:
     if type(data) is not list or not data or data[0] not in KINDS:
         raise damaged("an entry of 'log' is not a record of what happened")
     kind, rest = data[0], data[1:]
-    shapes = {"choice": 6, "line": 2, "shown": 3, "round": 2, "round_end": 2, "over": 2}
-    if len(rest) != shapes[kind]:
-        raise damaged(f"a '{kind}' record of 'log' has {len(rest)} fields, not {shapes[kind]}")
+    shapes = {"choice": (6,), "line": (2, 3), "shown": (3,), "round": (2,), "round_end": (2,), "over": (2,)}
+    if len(rest) not in shapes[kind]:
+        raise damaged(f"a '{kind}' record of 'log' has {len(rest)} fields, not {' or '.join(map(str, shapes[kind]))}")
     values.check(data, "'log'")
 
     def seat(p):
@@ -157,6 +122,8 @@ def check(entry, n: int, slots: int, values, damaged) -> None:
                 seat(p)
         if kind == "line":
             pieces(rest[1])
+            if len(rest) > 2:
+                found(rest[2])
         else:
             for p in _list_or_fail(rest[1], damaged):
                 seat(p)

@@ -2,11 +2,13 @@
 
 A line is made when someone reads the log (the story, a transcript, a scenario's check, the web board),
 never while the game runs, and once per game object (`entries` keeps what it made). An entry is a text
-everyone reads, [readers, text] for some players only, or [readers, text, the others' text] for a
-choice whose line names cards some other player may not know: the chooser reads them, the others read
-"a card" in their place. A card is masked when some other player could see it neither where it lay
-before the choice nor where it lies once the choice has taken effect (a card laid face up is public, a
-card offered from a hand is not).
+everyone reads, [readers, text] for some players only, or [readers, text, the others' text] for a line
+that names cards some readers may not know: the chooser of a choice, and every player who could see each
+card it names, read them; the other players and an onlooker (the watch link) read "a card" in their
+place. A choice's card counts as seen where it lay before the choice or where it lies once the choice
+has taken effect (a card laid face up is public, a card offered from a hand is not); the card of a line
+that everyone reads (a `log` without `to`), where it lay when the line was written. A line whose readers
+the ruleset names (`to`, a reveal's line) tells them what it says.
 """
 from __future__ import annotations
 
@@ -36,8 +38,11 @@ def entry(game, record):
     if kind == "choice":
         return _choice(game, record)
     if kind == "line":
-        _, readers, pieces = record
-        return _for(readers, joined(pieces, game.format))
+        readers, pieces, where = record[1], record[2], record[3] if len(record) > 3 else ()
+        if readers is not None or not where:
+            return _for(readers, joined(pieces, game.format))
+        # a line for everyone: each reader is told the cards they could see where they lay
+        return _masked(game, "", pieces, (where,), ())
     if kind == "shown":
         _, readers, viewers, groups = record
         rs, fmt = game.rs, game.format
@@ -61,30 +66,40 @@ def _for(readers, text):
 def _choice(game, record):
     _, player, head, pieces, secret, before, after = record
     lead = f"P{player + 1} reacts first: " if head == "reacts" else f"turn {head} P{player + 1}: "
-    full = lead + joined(pieces, game.format)
     if secret:
-        return [[player], full]
+        return [[player], lead + joined(pieces, game.format)]
     if not before:
-        return full
-    hidden = set()
-    for q in range(game.state.n):
-        if q != player:
-            hidden |= {p[0] for p, a in zip(before, after) if not _sees(game, q, p) and not _sees(game, q, a)}
-    if not hidden:
-        return full
-    return [[player], full, lead + joined(pieces, masked(game, hidden))]
+        return lead + joined(pieces, game.format)
+    return _masked(game, lead, pieces, (before, after), (player,))
 
 
-def _sees(game, player: int, place) -> bool:
-    """Whether `player` could see a card at this place: every card of its zone shows to them, or the top
-    one and it was on top, or it had been shown to them."""
+def _masked(game, lead, pieces, wheres, told):
+    """A line in words for each reader: the seats in `told` (a choice's chooser), and every other seat that
+    could see each card the line names at one of its places (`wheres`: the cards' places at the moments the
+    line covers), read it whole; the seats that could not see a card, and an onlooker (who reads what every
+    player may), read "a card" for each card one of them could not see there.
+    -> a text for everyone, or [the seats that read it whole, it, the others' text]."""
+    others = [q for q in range(game.state.n) if q not in told]
+    hidden = {q: {ps[0][0] for ps in zip(*wheres) if not any(sees(game, q, p) for p in ps)} for q in others}
+    full = lead + joined(pieces, game.format)
+    if not any(hidden.values()):
+        return full
+    whole = sorted(set(told) | {q for q in others if not hidden[q]})
+    return [whole, full, lead + joined(pieces, masked(game, set().union(*hidden.values())))]
+
+
+def sees(game, reader, place) -> bool:
+    """Whether `reader` could see a card at this place: every card of its zone shows to them, or the top one
+    and it was on top, or it had been shown to them. An onlooker (None) sees what every player sees."""
+    if reader is None:
+        return all(sees(game, q, place) for q in range(game.state.n))
     _, slot, position, shown = place
-    if player in shown:
+    if reader in shown:
         return True
     z, owner, _ = game.state.layout.owner_of(slot)
     if z is None:
         return False
-    level = z.level(player, owner)
+    level = z.level(reader, owner)
     return level == "cards" or (level == "top" and position == 0)
 
 

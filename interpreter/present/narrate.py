@@ -7,8 +7,9 @@ the zone they reached; otherwise it says how many. Players are named by seat ("P
 """
 from __future__ import annotations
 
-from .log import entries, log_for, log_text
-from ..runtime.values import Player
+from ..engine.view import Viewer
+from ..runtime.values import Player, cards_of
+from .log import entries, log_for, log_text, masked, sees
 
 _NO_ONE = -1
 
@@ -94,6 +95,16 @@ class Narrator:
         noun = self.words(types.pop()) if len(types) == 1 else "card"
         return f"{n} {plural(noun, n)}", grouped(self.words(rs.card_labels[c]) for c in cards)
 
+    def unseen(self, cards, where) -> set:
+        """Which of these cards the reader could not see where they lay when the event happened (`where`:
+        their places then; an event saved without them is judged by where the cards lie now)."""
+        if not cards:
+            return set()
+        if where is None:
+            visible = Viewer(self.game, self.reader, True).visible()
+            return {c for c in cards if c not in visible}
+        return {p[0] for p in where if not sees(self.game, self.reader, p)}
+
     def verb(self, subject, third: str, second: str) -> str:
         return f"{seat(subject, self.reader)} {second if subject == self.reader else third}"
 
@@ -150,7 +161,7 @@ class Narrator:
             return f"{n} {plural('card', n)} dealt to {whom}{mine}"
         return "cards dealt: " + ", ".join(parts) + mine
 
-    def set(self, name, player, old, new) -> str | None:
+    def set(self, name, player, old, new, where=None) -> str | None:
         if name not in self.narrated_vars:
             return None
         spec = self.game.rs.var_specs.get(name)
@@ -158,6 +169,9 @@ class Narrator:
         if visible == "nobody" or (visible == "owner" and (player < 0 or player != self.reader)):
             return None
         fmt = self.game.format
+        hidden = self.unseen(cards_of(old, new), where)
+        if hidden:
+            fmt = masked(self.game, hidden)   # a card the reader could not see where it lay: "a card"
         if type(new) is Player and type(old) is int:
             old = Player(old) if 0 <= old < self.game.state.n else old   # a seat before any was set
         label = self.words(name.replace("_", " "))
@@ -174,7 +188,7 @@ class Narrator:
         if kind == "deal":
             return self.deal(event[3])
         if kind == "set":
-            return self.set(event[2], int(event[3]), event[4], event[5])
+            return self.set(event[2], int(event[3]), event[4], event[5], event[6] if len(event) > 6 else None)
         return None
 
 

@@ -12,7 +12,7 @@ from ..errors import GameError
 from .budget import kept, over_items, size, spend
 from .draws import shuffle as shuffle_list
 from .operators import plus
-from .values import Card, as_player, as_players
+from .values import Card, as_player, as_players, cards_of, places
 
 MAX_STACK = 200
 MAX_LOOP = 100_000   # no loop runs more often than this, whatever its `max` says
@@ -232,7 +232,8 @@ def set_var(vm, g, name, v, add) -> None:
     old = g.vars[name]
     new = g.vars[name] = grown(g, old, v) if add else v
     if vm.record and old != new:
-        g.events.append(("set", len(g.log), name, -1, old, new))
+        # for narration: the values, and where the cards they hold lie (a reader is told only those it sees)
+        g.events.append(("set", len(g.log), name, -1, old, new, places(g, cards_of(old, new))))
 
 
 def set_player_var(vm, g, name, who, v, add) -> None:
@@ -244,7 +245,7 @@ def set_player_var(vm, g, name, who, v, add) -> None:
     old = table[p]
     new = table[p] = grown(g, old, v) if add else v
     if vm.record and old != new:
-        g.events.append(("set", len(g.log), name, p, old, new))
+        g.events.append(("set", len(g.log), name, p, old, new, places(g, cards_of(old, new))))
 
 
 def set_card_var(vm, g, name, cards, v, add) -> None:

@@ -91,3 +91,46 @@ def decode(value, cards):
         return [decode(v, cards) for v in value]
     return value
 
+
+# the cards a value names, and where they lie (what a game records for its story) ----------------
+
+def cards_in(pieces) -> tuple:
+    """The ids of the cards the pieces of a text name (where a reader's line may mask them), in order."""
+    out: dict = {}
+
+    def walk(value, kind):
+        t = type(value)
+        if t is Player or (t is int and kind == "player"):
+            return
+        if t is Card or (t is int and kind == "card"):
+            out[int(value)] = None
+        elif t is list:
+            if value and all(type(v) is Card for v in value):
+                out.update(dict.fromkeys(map(int, value)))
+                return
+            inner = ELEMENT.get(kind, "any")
+            for v in value:
+                walk(v, inner)
+    for piece in pieces:
+        if type(piece) is not str:
+            walk(piece[0], piece[1])
+    return tuple(out)
+
+
+def places(g, cards) -> tuple:
+    """Where each of these cards lies now: (card, slot, position in its zone, seats it was shown to)."""
+    if not cards:
+        return ()
+    wanted, found = set(cards), {}
+    for slot, zone in enumerate(g.zones):
+        if not wanted.isdisjoint(zone):
+            for i, c in enumerate(zone):
+                if c in wanted:
+                    found[c] = (slot, i)
+    known = g.known
+    return tuple((c, *found.get(c, (-1, -1)), tuple(sorted(int(p) for p in known.get(c, ())))) for c in cards)
+
+
+def cards_of(*values) -> tuple:
+    """The ids of the cards these values hold (a card, or lists of them at any depth), in order."""
+    return cards_in([(v, "any") for v in values])
