@@ -10,6 +10,7 @@ the project's own (the run then exits 1). The fast suite runs the same targets a
 from __future__ import annotations
 
 import sys
+import tempfile
 import time
 import traceback
 from pathlib import Path
@@ -22,8 +23,12 @@ from hypothesis import HealthCheck, Phase, given, settings, strategies as st  # 
 
 import fuzzing  # noqa: E402
 
+FOLDER = Path(tempfile.mkdtemp(prefix="rulebook-fuzz-"))   # where mutated variants are written to be loaded
+
 TARGETS = {
     "rulesets: structure": lambda: given(st.sampled_from(sorted(fuzzing.SOURCES)), st.data())(fuzzing.structural),
+    "rulesets: variants": lambda: given(st.sampled_from(sorted(fuzzing.VARIANTS)), st.data())(
+        lambda name, data: fuzzing.variant(name, data, FOLDER)),
     "rulesets: text": lambda: given(st.sampled_from(sorted(fuzzing.SOURCES)), st.data())(fuzzing.textual),
     "rulesets: expressions": lambda: given(st.sampled_from(sorted(fuzzing.SOURCES)), st.data())(fuzzing.expression),
     "saves": lambda: given(st.sampled_from(sorted(fuzzing.saves())), st.data())(fuzzing.damaged_save),

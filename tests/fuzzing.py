@@ -27,8 +27,11 @@ PYTHON_WORDS = re.compile(r"NoneType|object is not|not supported between|unsuppo
 LEAKS: list[str] = []
 
 SOURCES = {p.stem: p.read_text(encoding="utf-8") for p in shipped_rulesets()
-           if "extends" not in read_file(p).data}          # variants need their base file: use the bases
+           if "extends" not in read_file(p).data}          # the bases (loaded from their text)
 DATA = {name: read_file(p).data for name, p in ((p.stem, p) for p in shipped_rulesets()) if name in SOURCES}
+# the variants: each extends a bundled base by name, so that a mutant written anywhere loads as `validate`
+# loads it (read, merged over its base, checked, compiled)
+VARIANTS = {p.stem: read_file(p).data for p in shipped_rulesets() if "extends" in read_file(p).data}
 
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-5, 20), st.sampled_from(
     ["", "deck", "me.hand", "count(", "it", "[1, 2]", "x.y.z", "end_turn", "-1", "true", "{a}", "players"]))
@@ -74,12 +77,18 @@ def _message(target: str, exc: Exception) -> None:
         LEAKS.append(f"{target}: {text[:300]}")
 
 
-def check_ruleset(text: str, name: str, target: str, moves: int = 60, seeds=(1,)) -> None:
-    """Loading and a few short random games end well or in the project's own errors."""
+def check_ruleset(text: str, name: str, target: str, moves: int = 60, seeds=(1,), folder=None) -> None:
+    """Loading and a few short random games end well or in the project's own errors (`folder`: the
+    mutant is written there and loaded from the file, its base merged, as `rulebook validate` does)."""
     counts = COUNTS[target]
     counts["cases"] += 1
     try:
-        rules = load_text(text, f"{name}-mutant.yaml")
+        if folder is None:
+            rules = load_text(text, f"{name}-mutant.yaml")
+        else:
+            path = folder / f"{name}-mutant.yaml"
+            path.write_text(text, encoding="utf-8")
+            rules = load(str(path))
     except RulebookError:
         counts["refused at load"] += 1
         return
@@ -109,6 +118,18 @@ def structural(name, data):
     value = data.draw(VALUES)
     mutant = mutate(tree, path, how, value) if path else value
     check_ruleset(yaml.safe_dump(mutant, allow_unicode=True, sort_keys=False), name, "rulesets: structure")
+
+
+def variant(name, data, folder):
+    """A variant mutated (a key deleted, replaced or duplicated), loaded over its base from a file."""
+    tree = VARIANTS[name]
+    path = data.draw(st.sampled_from([p for p in paths(tree) if p != ("extends",)]))
+    how = data.draw(st.sampled_from(["delete", "replace", "duplicate"]))
+    mutant = mutate(tree, path, how, data.draw(VALUES)) if path else tree
+    if not isinstance(mutant, dict):
+        mutant = {"extends": tree["extends"], "name": name}
+    check_ruleset(yaml.safe_dump(mutant, allow_unicode=True, sort_keys=False), name, "rulesets: variants",
+                  folder=folder)
 
 
 def textual(name, data):

@@ -6,9 +6,13 @@ The targets live in fuzzing.py; `python benchmarks/fuzz_long.py` runs them much 
 what they tried and found."""
 from __future__ import annotations
 
+import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import fuzzing
+from helpers import shipped_rulesets
+from interpreter import RulebookError, load
 
 
 
@@ -21,6 +25,12 @@ def fast(examples: int):
 @given(st.sampled_from(sorted(fuzzing.SOURCES)), st.data())
 def test_structural_mutations(name, data):
     fuzzing.structural(name, data)
+
+
+@fast(80)
+@given(name=st.sampled_from(sorted(fuzzing.VARIANTS)), data=st.data())
+def test_variant_mutations_load_over_their_base_or_fail_in_the_projects_errors(name, data, tmp_path_factory):
+    fuzzing.variant(name, data, tmp_path_factory.mktemp("variant"))
 
 
 @fast(150)
@@ -46,3 +56,25 @@ def test_damaged_saves_are_refused_or_play_on(data):
 def test_random_api_calls_answer_or_refuse(data):
     fuzzing.api_calls(data)
 
+
+
+def card_attribute_deletions():
+    """Every bundled ruleset with one key of its cards' entries deleted (an attribute, or one of the
+    attributes an entry's `each` makes cards of)."""
+    for path in shipped_rulesets():
+        data = fuzzing.read_file(path).data
+        for where in fuzzing.paths(data.get("components") or {}, ("components",)):
+            parent = fuzzing._at(data, where[:-1]) if len(where) > 4 else None
+            if isinstance(parent, dict) and "cards" in where:
+                yield pytest.param(path, where, id=f"{path.stem}-" + "-".join(map(str, where[1:])))
+
+
+@pytest.mark.parametrize("path,where", list(card_attribute_deletions()))
+def test_a_card_attribute_deleted_is_refused_or_loads(path, where, tmp_path):
+    """The songbirds variant with one card attribute deleted once raised AttributeError while it loaded."""
+    mutant = fuzzing.mutate(fuzzing.read_file(path).data, where, "delete", None)
+    (tmp_path / path.name).write_text(yaml.safe_dump(mutant, allow_unicode=True, sort_keys=False))
+    try:
+        load(str(tmp_path / path.name))
+    except RulebookError:
+        pass

@@ -8,6 +8,7 @@ import pytest
 
 from interpreter import Game, load
 from helpers import shipped_rulesets
+from invariants import view_ids, visible_slots
 
 RULESETS = shipped_rulesets()
 SEEDS = range(6)
@@ -53,41 +54,6 @@ def cases():
         rules = _loaded(path)
         for n in _player_counts(rules):
             yield pytest.param(rules, n, id=f"{path.stem}-{n}p")
-
-
-def _visible_slots(game, player):
-    """Slots whose cards `player` may see, straight from the zone declarations."""
-    rs, n = game.rs, game.state.n
-    out = {}
-    for z in rs.zones.values():
-        for s, owner, _ in game.state.layout.slots(z):
-            level = z.owner_sees if owner == player else z.others_see
-            if level == "cards":
-                out[s] = "all"
-            elif level == "top":
-                out[s] = "top"
-    return out
-
-
-def _view_ids(view):
-    ids = []
-
-    def walk(v):
-        if isinstance(v, list):
-            for x in v:
-                walk(x)
-        elif isinstance(v, dict) and "card" in v:
-            walk(v["card"])                       # a card with its variables: only the card is an id
-        elif isinstance(v, dict):
-            for k, x in v.items():
-                if k == "known":
-                    walk([card for _, card in x])   # [position, card] pairs
-                elif k not in ("count", "backs"):
-                    walk(x)
-        elif isinstance(v, int) and not isinstance(v, bool):
-            ids.append(v)
-    walk(view["zones"])
-    return ids
 
 
 @pytest.mark.parametrize("rules,players", list(cases()))
@@ -159,14 +125,14 @@ def test_views_hold_only_what_their_player_may_see(rules, players):
                 break
             for p in range(players):
                 allowed = set()
-                for s, how in _visible_slots(game, p).items():
+                for s, how in visible_slots(game, p).items():
                     cards = game.state.zones[s]
                     allowed.update(cards if how == "all" else cards[:1])
                 allowed.update(c for c, who in game.state.known.items() if p in who)   # shown by a reveal
-                seen = _view_ids(game.view(p, ids=True))
+                seen = view_ids(game.view(p, ids=True))
                 assert set(seen) <= allowed
                 # and labels: the view holds exactly as many card labels as visible cards
-                assert len(_view_ids(game.view(p, ids=True))) == len(seen)
+                assert len(view_ids(game.view(p, ids=True))) == len(seen)
             game.apply(rng.randrange(game.option_count()))
 
 

@@ -87,7 +87,11 @@ class _Builder(CardsBuilder, ZonesBuilder, NamesBuilder, FlowBuilder):
         lo, hi = self.players()
         self.params = self.guard(self.parameters, lo, hi) or {}
         self.guard(self.components)
+        if not hasattr(self, "card_values"):
+            ctx.check()   # the cards could not be read: the zones and all that follows stand on them
         self.guard(self.zones)
+        if not hasattr(self, "zone_defs"):
+            ctx.check()   # nor the zones
         self.variables()
         ctx.check()  # names must be complete before expressions are compiled
         self.guard(self.functions)
