@@ -38,12 +38,16 @@ def load_source(source):
     The compiler's diagnostics speak the author's language ("unknown effect 'shufle'"), so they come
     first; schema findings are added where the compiler said nothing on the same line."""
     from .compiler import compile_ruleset
+    from .compiler.ruleset import Unreadable
     from .extends import explain_removals
     from .schema import schema_diagnostics
     schema_diags = schema_diagnostics(source)
     rules, found = None, []
     try:
         rules = compile_ruleset(source)
+    except Unreadable as exc:
+        # the cards or the zones are not what the compiler can read: the schema says more precisely why
+        found = [] if schema_diags else list(exc.diagnostics)
     except RulesetError as exc:
         found = list(exc.diagnostics)
     except (TypeError, AttributeError, KeyError, ValueError, IndexError):
@@ -58,6 +62,9 @@ def load_source(source):
         on_line = d.location is not None and (d.location.file, d.location.line) in lines
         return on_line or (len(d.path) > 1 and d.path[:-1] in parents)
     found += [d for d in schema_diags if not said(d)]
+    if rules is None and not found:   # never without a word
+        from .errors import Diagnostic, Location
+        found = [Diagnostic("ruleset", "this ruleset could not be read", Location(source.file, 0, 0))]
     if found:
         raise RulesetError(explain_removals(source, found))
     rules.chain = list(getattr(source, "chain", [source.file]))

@@ -8,7 +8,7 @@ from ..engine.choices import Action
 from ..engine.picks import Pick
 from ..expr.compiler import Scope
 from ..ruleset import Ruleset, Scoring
-from ..errors import Diagnostic, did_you_mean
+from ..errors import Diagnostic, RulesetError, did_you_mean
 from ..parameters import value_problem
 from .cards import COMPONENT_KEYS, CardsBuilder  # noqa: F401  (the key sets are named here too)
 from .context import Abort, Context, valid_name
@@ -28,6 +28,11 @@ ACTION_KEYS = {"text", "args", "when", "if", "label", "do"}
 PLAYERS_KEYS = ("min", "max")
 PROCEDURE_KEYS = ("args", "do")
 PARAMETER_KEYS = ("value", "choices", "text")
+
+
+class Unreadable(RulesetError):
+    """The cards or the zones could not be read, so compiling stops there: its diagnostics, for when the
+    schema has nothing more precise to say (interpreter/__init__.py, load_source)."""
 
 
 def compile_ruleset(source) -> Ruleset:
@@ -88,10 +93,10 @@ class _Builder(CardsBuilder, ZonesBuilder, NamesBuilder, FlowBuilder):
         self.params = self.guard(self.parameters, lo, hi) or {}
         self.guard(self.components)
         if not hasattr(self, "card_values"):
-            ctx.check()   # the cards could not be read: the zones and all that follows stand on them
+            raise Unreadable(ctx.diagnostics)   # the zones and all that follows stand on the cards
         self.guard(self.zones)
         if not hasattr(self, "zone_defs"):
-            ctx.check()   # nor the zones
+            raise Unreadable(ctx.diagnostics)   # and on the zones
         self.variables()
         ctx.check()  # names must be complete before expressions are compiled
         self.guard(self.functions)
