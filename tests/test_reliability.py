@@ -164,3 +164,27 @@ def test_texts_reach_the_terminal_without_what_would_steer_it(tmp_path, monkeypa
 ])
 def test_clean_keeps_text_and_drops_what_steers_a_terminal(text, want):
     assert clean(text) == want
+
+
+# what a mutated ruleset used to pass `validate` with, and fail in the middle of a game: caught when it loads
+
+@pytest.mark.parametrize("old, new, message", [
+    # a parameter's values are known: a list where a number is added
+    ("  draw_option: 2 ", "  draw_option: [2] ", "'+' needs numbers, but this is a list"),
+    # a list and a number never add up
+    ("  - shuffle: deck\n", "  - shuffle: deck\n  - let: {n: '[1, 2] + 3'}\n", "'+' needs numbers, but this is a list"),
+    # an end of a zone given by a parameter that may be no end
+    ("              at: 'side if refill_end == \"laid\" else refill_end'", "              at: refill_end",
+     "parameter 'refill_end' may be 'laid', which names no end of a zone"),
+    # who chooses, who is next: players, not true/false or a text or cards
+    ("  first_player: random(players)", "  first_player: 'true'", "this names players"),
+    ("  first_player: random(players)", "  first_player: first(deck)", "this names players"),
+])
+def test_a_mistake_known_when_the_ruleset_loads_is_refused_there(old, new, message):
+    assert old in CUBIRDS
+    text = CUBIRDS.replace(old, new, 1)
+    if "draw_option: [2]" in new:
+        text = text.replace("count(me.hand)", "count(me.hand) + draw_option", 1)
+    with pytest.raises(RulesetError) as info:
+        load_text(text, "mistake.yaml")
+    assert message in str(info.value)

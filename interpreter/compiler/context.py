@@ -133,6 +133,15 @@ class Context:
                       "(the first seat is players[0])", "kind")
         return compiled
 
+    def who(self, path, scope: Scope | None = None, random_ok: bool = True) -> Compiled:
+        """Compile an expression that names players (a chooser, the players who deal or react, the next
+        player): refused when it is known now to be something else (a seat's number is a player too)."""
+        compiled = self.expr(path, scope, random_ok=random_ok)
+        if compiled.kind in NOT_PLAYERS and compiled.kind != "int":
+            self.fail(path, f"this names players (as in me, next(me), players[0] or others(me)), but this is "
+                      f"{NOT_PLAYERS[compiled.kind]}", "kind")
+        return compiled
+
     def zone(self, path, scope: Scope | None = None) -> Compiled:
         text = self.get(path)
         if not isinstance(text, str):

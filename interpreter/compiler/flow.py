@@ -75,10 +75,10 @@ class FlowBuilder:
         turn_nodes.append(steps_node)
         self._add_block(turn_nodes, tpath + ("end",), turn, "end", scope)
         turn_nodes.append(ctx.node(F.EndChecks(game_ends, round_ends), tpath, "end checks"))
-        next_player = ctx.expr(tpath + ("next_player",), scope) if "next_player" in turn else None
+        next_player = ctx.who(tpath + ("next_player",), scope) if "next_player" in turn else None
         turn_loop = ctx.node(F.TurnLoop(ctx.block(turn_nodes), next_player), tpath, "turns")
 
-        first = ctx.expr(rpath + ("first_player",), scope) if "first_player" in round_ else None
+        first = ctx.who(rpath + ("first_player",), scope) if "first_player" in round_ else None
         round_nodes = [ctx.node(F.RoundStart(), rpath, "round")]
         self._add_block(round_nodes, rpath + ("start",), round_, "start", scope)
         round_nodes.append(ctx.node(F.RoundFirstPlayer(first), rpath + ("first_player",) if first else rpath,
@@ -95,7 +95,7 @@ class FlowBuilder:
         if setup_block is not None:
             game_nodes.append(ctx.node(F.Block(setup_block), ("setup",), "setup"))
         if "first_player" in flow:
-            game_nodes.append(ctx.node(F.SetCurrent(ctx.expr(("flow", "first_player"), scope)),
+            game_nodes.append(ctx.node(F.SetCurrent(ctx.who(("flow", "first_player"), scope)),
                                        ("flow", "first_player"), "first player"))
         game_nodes.append(round_loop)
         return ctx.block(game_nodes), steps_node.id, turn_loop.id, turn_limit
@@ -136,8 +136,8 @@ class FlowBuilder:
         if "player" in step and "players" in step:
             ctx.fail(path + ("players",), "give 'player' (one chooser) or 'players' (several at once), not both",
                      "effect", key=True)
-        player = ctx.expr(path + ("player",), scope, random_ok=False) if "player" in step else None
-        players = ctx.expr(path + ("players",), scope, random_ok=False) if "players" in step else None
+        player = ctx.who(path + ("player",), scope, random_ok=False) if "player" in step else None
+        players = ctx.who(path + ("players",), scope, random_ok=False) if "players" in step else None
         when = ctx.expr(path + ("if",), scope, random_ok=False) if "if" in step else None
         label = str(step.get("name") or "/".join(names))
         until = until_of(self.fx, path, step, players is not None)

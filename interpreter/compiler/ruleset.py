@@ -6,7 +6,7 @@ import json
 
 from ..engine.choices import Action
 from ..engine.picks import Pick
-from ..expr.compiler import Scope
+from ..expr.compiler import Scope, kind_of_values
 from ..ruleset import Ruleset, Scoring
 from ..errors import Diagnostic, RulesetError, did_you_mean
 from ..parameters import value_problem
@@ -258,6 +258,10 @@ class _Builder(CardsBuilder, ZonesBuilder, NamesBuilder, FlowBuilder):
                 continue
             out[name] = value
         ctx.names.params = set(out)
+        # a parameter's kind is the one all its values share (a --param keeps it: parameters.py)
+        ctx.names.param_values = {name: (list(v.values()) if isinstance(v, dict) else [v])
+                                  + list(self.param_choices.get(name, [])) for name, v in out.items()}
+        ctx.names.param_kinds = {name: kind_of_values(values) for name, values in ctx.names.param_values.items()}
         return out
 
     def param_path(self, name) -> tuple:

@@ -87,13 +87,20 @@ class Move(Effect):
 
 
 def end_word(c, path, value, scope):
-    """`at`/`take`: a word naming an end (compiled to a function giving it), or an expression giving one."""
+    """`at`/`take`: a word naming an end (compiled to a function giving it), or an expression giving one (a
+    parameter's values are known: each must name an end)."""
+    names = c.ctx.names
     if isinstance(value, str) and value in END_WORDS:
         return lambda g, e, it, v=value: v
-    if isinstance(value, str) and c.valid_name(value) and value not in scope.locals \
-            and value not in c.ctx.names.all_names():
+    if isinstance(value, str) and c.valid_name(value) and value not in scope.locals and value not in names.all_names():
         c.ctx.fail(path, f"'{value}' names no end of a zone: use start, left, top, first, front "
                    "or end, right, bottom, last, back", "bad-end", did_you_mean(value, END_WORDS))
+    if isinstance(value, str) and value in names.params and value not in scope.locals:
+        for v in names.param_values.get(value, ()):
+            if v not in END_WORDS:
+                c.ctx.fail(path, f"parameter '{value}' may be {v!r}, which names no end of a zone: use start, "
+                           "left, top, first, front or end, right, bottom, last, back", "bad-end",
+                           did_you_mean(str(v), END_WORDS))
     return c.ctx.expr(path, scope)
 
 
@@ -128,7 +135,7 @@ class Deal(Effect):
         src = ctx.zone(p + ("from",), scope)
         zone, member = cls._target(c, p + ("to",), f["to"], scope)
         count = ctx.expr(p + ("count",), scope)
-        players = ctx.expr(p + ("players",), scope) if "players" in f else None
+        players = ctx.who(p + ("players",), scope) if "players" in f else None
         if_empty = c.block(p + ("if_empty",), scope) if "if_empty" in f else None
         return cls(src, zone.zid, member, count, players, if_empty, c.refill)
 

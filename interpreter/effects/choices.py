@@ -55,8 +55,8 @@ class Choose(Effect, vm.Choose):
         if "player" in f and "players" in f:
             ctx.fail(p + ("players",), "give 'player' (one chooser) or 'players' (several at once), not both",
                      "effect", key=True)
-        player = ctx.expr(p + ("player",), scope) if "player" in f else (lambda g, e, it: e["me"])
-        players = ctx.expr(p + ("players",), scope) if "players" in f else None
+        player = ctx.who(p + ("player",), scope) if "player" in f else (lambda g, e, it: e["me"])
+        players = ctx.who(p + ("players",), scope) if "players" in f else None
         optional = bool(f.get("optional", False))
         secret = f.get("secret")
         until = until_of(c, p, f, players is not None)
@@ -121,7 +121,7 @@ class React(Choose):
         ctx = c.ctx
         actions = action_names(c, p + ("actions",), f["actions"])
         if "players" in f:
-            players = ctx.expr(p + ("players",), scope)
+            players = ctx.who(p + ("players",), scope)
         else:
             players = (lambda g, e, it: [g.players[(e["me"] + k) % g.n] for k in range(1, g.n)])
         until = until_of(c, p, dict(f, until=f.get("until", "first")), True)

@@ -25,7 +25,8 @@ BUILTIN_NAMES = {
 
 ENTITIES = {"card", "player"}
 KIND_WORDS = {"card": "card", "player": "player", "int": "number", "str": "text", "bool": "true/false",
-              "cards": "list of cards", "players": "list of players"}
+              "cards": "list of cards", "players": "list of players", "values": "list of values",
+              "groups": "list of lists"}
 LIST_OF = {"card": "cards", "player": "players"}
 
 
@@ -43,6 +44,8 @@ class Names:
     global_vars: set = field(default_factory=set)
     player_vars: set = field(default_factory=set)
     params: set = field(default_factory=set)
+    param_values: dict = field(default_factory=dict)     # parameter -> every value it may take (tables, choices)
+    param_kinds: dict = field(default_factory=dict)      # parameter -> the kind all its values have, if one
     visible: dict = field(default_factory=dict)          # variable -> public, owner or nobody
     functions: dict = field(default_factory=dict)        # the ruleset's own functions: name -> UserFunction
     used: set = field(default_factory=set)                 # (kind, name) pairs seen, for lint
@@ -173,6 +176,14 @@ def emit_expr(fn, names: Names, ns: Namespace, py: dict, it_var: str = "it", sub
     else:
         src, kind = compiler.compile(target, inner)
     return (src, kind) if with_kind else src
+
+
+def kind_of_values(values) -> str:
+    """The static kind every one of these values has (a parameter's, a variable's start): int, str, bool or
+    list; any when they differ or are none."""
+    kinds = {"bool" if type(v) is bool else "int" if type(v) is int else "str" if type(v) is str else
+             "list" if type(v) is list else "any" for v in values}
+    return kinds.pop() if len(kinds) == 1 else "any"
 
 
 def has_tree(fn) -> bool:
@@ -342,7 +353,7 @@ class _Compiler:
             return f"g.vars[{key(name)}]", "any"
         if name in n.params:
             n.used.add(("param", name))
-            return f"g.params[{key(name)}]", "any"
+            return f"g.params[{key(name)}]", n.param_kinds.get(name, "any")
         if name in n.player_zones or name in n.player_families:
             self.fail(f"'{name}' is a zone of each player: say whose, as in 'me.{name}' or 'current.{name}'",
                       t, code="unknown-name")
@@ -488,9 +499,12 @@ class _Compiler:
         self._number(k, t.children[0], "-")
         return f"(-{f})", "int"
 
-    def _number(self, kind, node, op):
-        """Arithmetic is on numbers: a player or a card is not one (their seat or id is not a value)."""
-        if kind in ENTITIES or kind in ("str", "bool") and op != "+":
+    def _number(self, kind, node, op, other=None):
+        """Arithmetic is on numbers: a player or a card is not one (their seat or id is not a value), nor a
+        list; `+` also joins two texts or two lists, but never one of them and a number (`other`: the kind
+        of the other side)."""
+        if kind in ENTITIES or (kind in ("str", "bool") and op != "+") or (kind in LIST_KINDS and op != "+") \
+                or (other == "int" and (kind == "str" or kind in LIST_KINDS)):
             self.fail(f"'{op}' needs numbers, but this is a {KIND_WORDS.get(kind, kind)}", node, code="kind")
 
     def binary(self, t, s):
@@ -499,8 +513,8 @@ class _Compiler:
         b, kb = self.compile(right, s)
         op = str(op)
         if op != "+" or "int" in (ka, kb):
-            self._number(ka, left, op)
-            self._number(kb, right, op)
+            self._number(ka, left, op, kb)
+            self._number(kb, right, op, ka)
         if op == "+":
             kind = "int" if ka == kb == "int" else (ka if ka == kb else "any")
             if kind == "int":
