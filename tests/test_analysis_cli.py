@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
 import pty
@@ -14,6 +15,7 @@ import time
 import pytest
 
 from helpers import ROOT
+from interpreter.analysis import progress
 from test_cli import run
 
 TIMING = ("seconds", "games_per_second", "decisions_per_second", "jobs", "backend")
@@ -184,7 +186,7 @@ def test_validate_simulate_is_the_same_with_two_jobs():
 
 def test_progress_with_an_eta_on_a_terminal_only():
     out, shown = run_on_terminal("simulate", "cubirds", "--games", "30")
-    assert re.search(r"simulating \[#*-*\] \d+/30 +\d+%  about \d+:\d\d left", shown)
+    assert shown.startswith("\rsimulating [------------------------------] 0/30   0%")
     assert re.search(r"simulating \[#{30}\] 30/30 100%  done in \d+:\d\d", shown)
     assert out.startswith("cubirds: 30 games")
     out, shown = run_on_terminal("compare", "cubirds", "cubirds-bga-setup", "--games", "5")
@@ -195,6 +197,30 @@ def test_progress_with_an_eta_on_a_terminal_only():
     assert shown == "" and json.loads(out)["games"] == 5
     code, out, err = run("simulate", "cubirds", "--games", "5")   # piped: quiet
     assert code == 0 and err == ""
+
+
+def test_the_bar_shows_the_time_left_from_the_pace_so_far(monkeypatch):
+    now = [100.0]
+    monkeypatch.setattr(progress.time, "monotonic", lambda: now[0])
+    stream = io.StringIO()
+    bar = progress.ProgressBar(40, "simulating", stream)
+    now[0] += 0.05
+    bar.update(5)                    # within a tenth of a second of the last drawing: not drawn
+    now[0] += 1.95
+    bar.update(5)                    # 10 games in 2 s: 30 left take 6 s
+    now[0] += 28
+    bar.update(10)                   # 20 games in 30 s: 20 left take 30 s
+    now[0] += 60
+    bar.update(20)
+    bar.close()
+    frames = stream.getvalue().split("\r")[1:]
+    assert [f.removesuffix("\x1b[K").removesuffix("\x1b[K\n") for f in frames] == [
+        "simulating [------------------------------] 0/40   0%",
+        "simulating [#######-----------------------] 10/40  25%  about 0:06 left",
+        "simulating [###############---------------] 20/40  50%  about 0:30 left",
+        "simulating [##############################] 40/40 100%  done in 1:30",
+        "simulating [##############################] 40/40 100%  done in 1:30",
+    ]
 
 
 @pytest.fixture(scope="module")

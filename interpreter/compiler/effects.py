@@ -129,6 +129,10 @@ class EffectCompiler:
                 ctx.fail(apath, f"'{arg}' comes after a subset argument: subsets ({{pick: ...}}) are picked "
                          "last, so write them after the other arguments", "effect", key=True)
             compiled = ctx.expr(apath, inner, random_ok=False)
+            if compiled.kind in ("int", "bool", "none", "card", "player"):
+                ctx.fail(apath, f"'{arg}' is chosen from a list of values, but this is a "
+                         f"{KIND_WORDS.get(compiled.kind, compiled.kind)}", "kind",
+                         "write the values to choose from as a list, as in '[1, 2, 3]' or range(n)")
             kind = ELEMENT.get(compiled.kind, "any")
             inner.locals[arg] = kind
             names.append(arg)
