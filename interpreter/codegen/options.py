@@ -6,6 +6,16 @@ the innermost arguments are computed once per value of the arguments they do dep
 invariants"), and only when first needed: choices have no side effects (no random draws), so a
 value computed once is the value every iteration would compute, and a part that is never needed is
 never computed (it cannot raise an error the loops would not have raised).
+
+A part that is evaluated only sometimes (the right side of `and`/`or`, a branch of `x if c else y`) or
+once per item (a `where` filter, the per-item argument of `all`, `map` ...) but does not read the
+argument that changes fastest nor the item is computed once too, *guarded*: computed before the
+condition that may need it, and if computing it fails (an error the ruleset's expression would raise
+only when it gets there), it is marked failed and computed again where it is used, so that the error
+is raised where, and only if, the loops would have raised it. The work it pays is paid once instead of
+once per iteration: less, never more than one evaluation per value of the arguments it reads. The one
+error that does not wait is the step's budget: a part that alone spends what is left of it stops the
+step there (the work was done; runtime/budget.py).
 """
 from __future__ import annotations
 
@@ -45,6 +55,42 @@ def _strict_children(tree):
     return [c for c in kids if isinstance(c, Tree)]
 
 
+CHEAP_CALLS = {"count"}   # a call that reads a length: not worth a guard of its own (its argument may be)
+
+
+def costly(tree) -> bool:
+    """Whether a part walks a list or builds one (a `where`, a function other than count, a list joined
+    with `+`, an attribute of a list of cards): worth a guard (see guarded parts, above)."""
+    if not isinstance(tree, Tree):
+        return False
+    data, kids = tree.data, tree.children
+    if data == "where" or (data == "call" and str(kids[0]) not in CHEAP_CALLS):
+        return True
+    if data == "binary" and any(isinstance(c, Tree) and c.data in ("attr", "list_") for c in kids):
+        return True
+    if data == "attr" and isinstance(kids[0], Tree) and kids[0].data != "name":
+        return True
+    return any(costly(c) for c in kids if isinstance(c, Tree) and c.data != "lambda_")
+
+
+def _other_children(tree):
+    """The children of a tree evaluated only sometimes, or once per item: what _strict_children leaves out
+    (a lambda's body, whose parameters this module does not track, is left out of both)."""
+    data, kids = tree.data, tree.children
+    if data in ("and_op", "or_op"):
+        return kids[1:]
+    if data == "cond":
+        return [kids[0], kids[2]]
+    if data == "where":
+        return kids[1:]
+    if data == "call":
+        from ..expr.functions import FUNCTIONS
+        fn = FUNCTIONS.get(str(kids[0]))
+        per_item = fn.per_item if fn is not None else ()
+        return [c for i, c in enumerate(kids[1:]) if i in per_item and isinstance(c, Tree) and c.data != "lambda_"]
+    return []
+
+
 class Hoister:
     """Finds the parts of an expression to compute at an outer loop level: level = how many of the
     arguments (in order) the part needs."""
@@ -56,24 +102,30 @@ class Hoister:
         return max((self.arg_level[n] for n in _names_in(tree) if n in self.arg_level), default=0)
 
     def parts(self, tree, here: int) -> list:
-        """[(level, tree)] of the parts of `tree`, evaluated at level `here`, worth computing earlier;
-        inner parts come before the parts that contain them."""
+        """[(level, tree, guarded)] of the parts of `tree`, evaluated at level `here`, worth computing
+        earlier; inner parts come before the parts that contain them. `guarded`: a part the expression
+        evaluates only sometimes or per item (see the module's docstring)."""
         found = []
-        self._visit(tree, here, found)
+        self._visit(tree, here, found, False)
         return found
 
-    def _visit(self, tree, here, found):
+    def _visit(self, tree, here, found, guarded):
         if not isinstance(tree, Tree):
             return
-        if worth_computing_once(tree) and not _uses_it(tree, self.names, self.scope):
+        if worth_computing_once(tree) and not _uses_it(tree, self.names, self.scope) \
+                and (not guarded or costly(tree)):
             lv = self.level(tree)
             if lv < here:
                 for child in _strict_children(tree):
-                    self._visit(child, lv, found)
-                found.append((lv, tree))
+                    self._visit(child, lv, found, guarded)
+                for child in _other_children(tree):
+                    self._visit(child, lv, found, True)
+                found.append((lv, tree, guarded))
                 return
         for child in _strict_children(tree):
-            self._visit(child, here, found)
+            self._visit(child, here, found, guarded)
+        for child in _other_children(tree):
+            self._visit(child, here, found, True)
 
 
 def emit_options(builder, choice, fname: str, when=None) -> None:
@@ -126,6 +178,7 @@ def emit_listing(builder, choice, when, index) -> None:
     # what each level computes: the domain of its argument, then (innermost) the condition
     exprs = [(i, d) for i, d in enumerate(choice.domains)] + ([(len(args), choice.cond)] if choice.cond else [])
     subst = {}        # id(tree) -> (variable, kind), for hoisted parts once written
+    plain = {}        # the same without the guarded parts: what a guarded part computes again when it failed
     planned = set()
     resets = {}       # level -> [variables to mark as not computed yet]
     fills = {}        # use level -> [(variable, tree, fn)], inner parts first
@@ -137,13 +190,13 @@ def emit_listing(builder, choice, when, index) -> None:
         if 0 < here < len(args) and hoister.level(fn.tree) == 0 and worth_computing_once(fn.tree):
             eager.append((ns.fresh("d"), fn.tree, fn))
             planned.add(id(fn.tree))
-        for lv, tree in hoister.parts(fn.tree, here):
+        for lv, tree, guarded in hoister.parts(fn.tree, here):
             if id(tree) in planned:
                 continue
             planned.add(id(tree))
             var = ns.fresh("h")
             resets.setdefault(lv, []).append(var)
-            fills.setdefault(here, []).append((var, tree, fn))
+            fills.setdefault(here, []).append((var, tree, fn, guarded))
 
     def emit(fn, py):
         return emit_expr(fn, names, ns, py, subst=subst)
@@ -188,7 +241,7 @@ def emit_listing(builder, choice, when, index) -> None:
         return
     for var, tree, fn in eager:
         src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True)
-        subst[id(tree)] = (var, kind)
+        subst[id(tree)] = plain[id(tree)] = (var, kind)
         lines.add(f"{var} = {src}")
     if not fills:
         # no part waits for an argument: one list comprehension
@@ -208,11 +261,20 @@ def emit_listing(builder, choice, when, index) -> None:
         return
 
     def fill(level, py):
-        for var, tree, fn in fills.get(level, ()):
+        for var, tree, fn, guarded in fills.get(level, ()):
             src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True)
-            subst[id(tree)] = (var, kind)
             lines.add(f"if {var} is R_NO:")
-            lines.add(f"    {var} = {src}")
+            if not guarded:
+                subst[id(tree)] = plain[id(tree)] = (var, kind)
+                lines.add(f"    {var} = {src}")
+                continue
+            # computed here although the expression may not get to it: an error waits for where it is used
+            again = emit_expr(fn, names, ns, py, subst=plain, tree=tree)
+            subst[id(tree)] = (f"({var} if {var} is not R_FAILED else {again})", kind)
+            lines.add("    try:")
+            lines.add(f"        {var} = {src}")
+            lines.add("    except R_errors as _x:")
+            lines.add(f"        {var} = R_failed(_x)")
 
     for i, (name, var) in enumerate(zip(args, variables)):
         for v in resets.get(i, ()):

@@ -66,7 +66,11 @@ class State:
         self.work = MAX_STEP_ITEMS   # what this step may still spend walking lists (see budget.py)
 
     def clone(self, share_rng: bool = False, bare: bool = False) -> "State":
-        """An independent copy: no list is shared with the original.
+        """An independent copy: no zone, table or frame is shared with the original.
+
+        Values are never changed in place (a `set` or `add` stores a new list, effects copy what they
+        keep; runtime/effects.py), so the values inside variables, tables and environments are shared:
+        a copy of each dictionary and table is enough, at C speed.
 
         `share_rng` keeps the same random generator object (lookahead trials, which are thrown away);
         `bare` starts the copy with no history, log or events (a bot's world, never replayed nor shown:
@@ -75,9 +79,9 @@ class State:
         c.n, c.players, c.seed = self.n, self.players, self.seed
         c.layout, c.zbase = self.layout, self.zbase   # derived from the player count and parameters
         c.zones = list(map(list.copy, self.zones))   # each zone a list of cards: copied in C
-        c.vars = _copy(self.vars)
-        c.pvars = {k: v[:] if _PLAIN.issuperset(map(type, v)) else _copy(v) for k, v in self.pvars.items()}
-        c.cvars = {k: _copy(v) for k, v in self.cvars.items()} if self.cvars else {}
+        c.vars = self.vars.copy()
+        c.pvars = {k: v[:] for k, v in self.pvars.items()}
+        c.cvars = {k: v[:] for k, v in self.cvars.items()} if self.cvars else {}
         c.known = {k: dict(v) for k, v in self.known.items()} if self.known else {}
         c.params = self.params  # never changed during a game
         c.current, c.round, c.turn = self.current, self.round, self.turn
@@ -205,8 +209,7 @@ def _copy_frames(stack):
         key = id(env)
         copy = envs.get(key)
         if copy is None:
-            # _copy's first test, inline: most environments hold plain values only
-            copy = envs[key] = env.copy() if plain.issuperset(map(type, env.values())) else _copy(env)
+            copy = envs[key] = env.copy()   # its values are shared: never changed in place
         # a simultaneous decision's data is replaced, never changed in place (engine/nodes.py): shared
         out.append([bid, pc, copy, owner,
                     data if type(data) in plain or (type(data) is dict and "chosen" in data) else _copy(data)])

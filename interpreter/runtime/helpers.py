@@ -103,6 +103,17 @@ def _walker(name, impl):
     return walking
 
 
+FAILED = object()   # a guarded part of an option list that failed (codegen/options.py)
+
+
+def failed(exc):
+    """A guarded part of an option list failed: FAILED, so that it is computed again where it is used and
+    fails there; a step past its budget stops at once."""
+    if isinstance(exc, GameError) and exc.code == "budget":
+        raise exc
+    return FAILED
+
+
 def join(g, a, b):
     """`a + b` of two lists of cards or players: joined, within the cap of lists, its length paid for (as
     `+` does for any value)."""

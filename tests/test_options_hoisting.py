@@ -1,0 +1,110 @@
+"""Option lists compute a part of an `if` once per value of the arguments it reads (codegen/options.py),
+also where the condition gets to it only sometimes (the right side of `and`/`or`, a branch) or once per
+item (a `where`, the test of `all`): the options, and the error where there is one, are those of the
+condition checked combination by combination, in order (the oracle below evaluates it so, through the
+expression compiler alone)."""
+from __future__ import annotations
+
+import pytest
+
+from interpreter import Game, load_text
+from interpreter.codegen import python_source
+from interpreter.errors import GameError
+
+CONDITIONS = [
+    # (condition, the part computed once, guarded, that must appear in the generated listing)
+    'b == 0 or a == 2 or sort([10, 20])[a] > 5',            # fails for a = 2, never reached there
+    'b == 1 and sort([10, 20])[a] > 15',                    # fails for a = 2, b = 1: the error, in order
+    'b == 0 or count(me.hand where value > a) > 1',
+    'b == 1 and count(deck where value > a) >= b + 2',
+    'all(me.hand, value > b or count(deck where value > a) > 2)',
+    '(sum(map(me.hand, value)) > a) if b == 0 else (count(deck + me.hand where value == a) == b)',
+    'b == 0 or [5, 6][a - b] > 5',                           # reads b: nothing to compute once
+]
+
+TEXT = """
+name: hoisting
+players: {min: 2, max: 2}
+components:
+  card:
+    label: "c{value}"
+    in: deck
+    cards:
+      - {value: 1}
+      - {value: 2}
+      - {value: 3}
+      - {value: 4}
+      - {value: 5}
+      - {value: 6, count: 6}
+zones:
+  deck: {}
+  hand: {per_player: true, visibility: owner}
+setup:
+  - deal: {from: deck, to: hand, count: 2}
+flow:
+  round:
+    turn:
+      steps: [wait]
+actions:
+  wait: {}
+  try:
+    args: {a: 'range(3)', b: 'range(2)'}
+    if: %s
+"""
+
+
+def oracle(rules, game, cond: str):
+    """The options of `try` for P1, checking the condition for each (a, b) in order, or its error."""
+    fn = rules.expression(cond, a="int", b="int")
+    out = []
+    for a in range(3):
+        for b in range(2):
+            try:
+                ok = fn(game.state, {"me": 0, "a": a, "b": b}, None)
+            except (GameError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
+                return type(exc).__name__
+            if ok:
+                out.append((a, b))
+    return out
+
+
+def listed(rules, game):
+    try:
+        return [tuple(args) for args in rules.actions["try"].options(game.state, 0)]
+    except (GameError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
+        return type(exc).__name__
+
+
+@pytest.mark.parametrize("cond", CONDITIONS)
+def test_options_are_those_of_the_condition_checked_combination_by_combination(cond):
+    rules = load_text(TEXT % repr(cond), "hoisting.yaml")
+    for seed in range(6):
+        game = Game.new(rules, 2, seed=seed)
+        assert listed(rules, game) == oracle(rules, game, cond), seed
+
+
+def test_guarded_parts_are_computed_once_and_their_errors_wait():
+    rules = load_text(TEXT % repr(CONDITIONS[0]), "hoisting.yaml")
+    source = python_source(rules)
+    assert "R_failed(_x)" in source and "is not R_FAILED else" in source
+    game = Game.new(rules, 2, seed=0)
+    assert listed(rules, game) == [(a, b) for a in range(3) for b in range(2)]
+    rules = load_text(TEXT % repr(CONDITIONS[1]), "hoisting.yaml")
+    assert listed(rules, Game.new(rules, 2, seed=0)) == "GameError"
+    rules = load_text(TEXT % repr(CONDITIONS[-1]), "hoisting.yaml")
+    assert "R_FAILED" not in python_source(rules)
+
+
+def work_of(cond: str) -> int:
+    rules = load_text(TEXT % repr(cond), "hoisting.yaml")
+    game = Game.new(rules, 2, seed=0)
+    game.state.work = 10 ** 6
+    assert listed(rules, game) == [(a, b) for a in range(3) for b in range(2)]
+    return 10 ** 6 - game.state.work
+
+
+def test_a_guarded_part_pays_once_per_value_of_what_it_reads():
+    # 7 cards left in the deck, walked once per a (3 times), not once per (a, b) (6 times); the ranges
+    # made (3 + 2) and their combinations walked: 3 + 3 x 2 with a part computed per a, 6 in one go without
+    assert work_of('b >= 0 and count(deck where value > a) >= 0') == 3 + 2 + 3 + 3 * 2 + 3 * 7
+    assert work_of('b >= 0 and count(deck where value > a + b - b) >= 0') == 3 + 2 + 6 + 6 * 7
