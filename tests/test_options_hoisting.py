@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from helpers import ROOT, shipped_rulesets
 from interpreter import Game, load_text
 from interpreter.codegen import python_source
 from interpreter.errors import GameError
@@ -108,3 +109,28 @@ def test_a_guarded_part_pays_once_per_value_of_what_it_reads():
     # made (3 + 2) and their combinations walked: 3 + 3 x 2 with a part computed per a, 6 in one go without
     assert work_of('b >= 0 and count(deck where value > a) >= 0') == 3 + 2 + 3 + 3 * 2 + 3 * 7
     assert work_of('b >= 0 and count(deck where value > a + b - b) >= 0') == 3 + 2 + 6 + 6 * 7
+
+
+@pytest.mark.parametrize("path", shipped_rulesets() + sorted((ROOT / "benchmarks" / "patterns").glob("*.yaml")),
+                         ids=lambda p: p.stem)
+def test_every_bundled_ruleset_offers_the_same_options_with_guarded_parts_or_without(path, monkeypatch):
+    import random
+
+    from interpreter import load
+    from interpreter.codegen import options as codegen_options
+    guarded = load(str(path))
+    monkeypatch.setattr(codegen_options, "costly", lambda tree: False)   # no part guarded
+    plain = load(str(path))
+    assert "R_FAILED" not in python_source(plain)
+    players = guarded.max_players
+    for seed in range(3):
+        a, b = Game.new(guarded, players, seed=seed), Game.new(plain, players, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(150):
+            assert a.state.pending == b.state.pending
+            if a.is_over:
+                break
+            choice = rng.randrange(a.option_count())
+            a.apply(choice)
+            b.apply(choice)
+        assert a.decision == b.decision
