@@ -1,6 +1,6 @@
 """Benchmark: this checkout against another one in ONE process, run by run in turn -> paired CPU-time ratios.
 
-Run: python benchmarks/bench_ab.py OTHER_CHECKOUT [--case games|recorded|playouts|lookahead|greedy] [--game cubirds]
+Run: python benchmarks/bench_ab.py OTHER_CHECKOUT [--case games|recorded|playouts|lookahead|greedy|mcts] [--game cubirds]
          [--players 3] [--size 40] [--rounds 15]
 
 On a machine shared with other work, separate processes see different loads; here both interpreters
@@ -15,7 +15,8 @@ under the same load. Cases:
 - lookahead: the greedy bot's one-step lookahead (engine/lookahead.option_values) at every 10th
   decision of the first `size` x 10 decisions of a greedy game of seed 0 (time per lookahead);
 - greedy: the first `size` x 10 decisions of that greedy game, played from its start, the bots'
-  lookahead and the game's own steps together (time per decision).
+  lookahead and the game's own steps together (time per decision);
+- mcts: the first `size` decisions of a game of seed 0 between default mcts bots (time per decision).
 
 Both checkouts read the rulesets and the schema of this checkout. Prints, per checkout, the median and
 lowest time and the median (lowest-highest) of the per-round ratios to the other checkout.
@@ -119,6 +120,22 @@ def greedy_case(pkg, args):
     return run, "ms per decision"
 
 
+def mcts_case(pkg, args):
+    m, agents = importlib.import_module(pkg), importlib.import_module(pkg + ".agents")
+    rules = m.load(args.game)
+
+    def run():
+        game = m.Game.new(rules, args.players, seed=0, record=False)
+        bots = [agents.MctsAgent(p) for p in range(args.players)]
+        done = 0
+        while not game.is_over and done < args.size:
+            p = game.current_player
+            game.apply(bots[p].choose(agents.Request(game, p)))
+            done += 1
+        return done
+    return run, "ms per decision"
+
+
 def greedy_history(pkg, args) -> list:
     """The choices of the first size x 10 decisions of a greedy game (seed 0), by one interpreter."""
     m, agents = importlib.import_module(pkg), importlib.import_module(pkg + ".agents")
@@ -135,7 +152,8 @@ def greedy_history(pkg, args) -> list:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("other", help="the other checkout (a folder holding interpreter/)")
-    parser.add_argument("--case", choices=("games", "recorded", "playouts", "lookahead", "greedy"), default="games")
+    parser.add_argument("--case", choices=("games", "recorded", "playouts", "lookahead", "greedy", "mcts"),
+                        default="games")
     parser.add_argument("--game", default="cubirds")
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--size", type=int, default=40, help="games, hundreds of decisions, or tens of "
@@ -155,6 +173,8 @@ def main():
             runs[pkg], unit = playouts_case(pkg, args)
         elif args.case == "greedy":
             runs[pkg], unit = greedy_case(pkg, args)
+        elif args.case == "mcts":
+            runs[pkg], unit = mcts_case(pkg, args)
         else:
             runs[pkg], unit = lookahead_case(pkg, args, history)
         runs[pkg]()   # warm up (and generate the code)

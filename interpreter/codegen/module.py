@@ -230,7 +230,9 @@ def _generate(rs, b) -> None:
         node.first_end = values[fname]
     install_values(rs, values, valued)
     for node, fname in fused:
-        node.fused, node.generated = values[fname], generated
+        # the block end is the generated function itself: the VM calls it without a method between
+        node.fused = node.block_end = values[fname]
+        node.generated = generated
     edited = {}   # id(old block) -> (old block, its nodes with segments in)
     for bid, i, j, fname, tail in runs:
         block = rs.blocks[bid]

@@ -100,8 +100,8 @@ class _Writer:
         b, lines = self.b, self.lines
         lines.node = steps
         lines.add(f"frame[1] = {int(pos) + 1}")
-        lines.add(f"vm.push({int(steps.body)}, e, {int(steps.id)})")
-        lines.add("_f = stack[-1]")
+        # pushed as vm.push would, without its depth check: the turn's frames are always as deep
+        lines.add(f"stack.append(_f := [vm.rs.blocks[{int(steps.body)}], 0, e, {int(steps.id)}, None])")
         lines.add("me = e.get('me')")
         for k, step in enumerate(self.b.rs.blocks[steps.body]):
             lines.node = step
@@ -124,7 +124,11 @@ class _Writer:
                 lines.depth += 1
             lines.add(f"_o = {fn}(g, e, g.current)")
             lines.add("if _o:")
-            lines.add(f"    return vm.ask({int(step.id)}, g.current, _o)")
+            # asked as vm.ask asks (it words the error of too many options)
+            lines.add("    if len(_o) > R_MAX_OPTIONS:")
+            lines.add(f"        return vm.ask({int(step.id)}, g.current, _o)")
+            lines.add(f"    g.pending = ({int(step.id)}, g.current, _o)")
+            lines.add("    return True")
             lines.depth = depth
         lines.add("return False   # no step offers anything: the VM ends the steps' block")
 
