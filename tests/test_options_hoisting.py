@@ -13,7 +13,6 @@ from interpreter.codegen import python_source
 from interpreter.errors import GameError
 
 CONDITIONS = [
-    # (condition, the part computed once, guarded, that must appear in the generated listing)
     'b == 0 or a == 2 or sort([10, 20])[a] > 5',            # fails for a = 2, never reached there
     'b == 1 and sort([10, 20])[a] > 15',                    # fails for a = 2, b = 1: the error, in order
     'b == 0 or count(me.hand where value > a) > 1',
@@ -84,16 +83,16 @@ def test_options_are_those_of_the_condition_checked_combination_by_combination(c
         assert listed(rules, game) == oracle(rules, game, cond), seed
 
 
-def test_guarded_parts_are_computed_once_and_their_errors_wait():
+def test_parts_on_demand_are_computed_once_and_their_errors_wait():
     rules = load_text(TEXT % repr(CONDITIONS[0]), "hoisting.yaml")
     source = python_source(rules)
-    assert "R_failed(_x)" in source and "is not R_FAILED else" in source
+    assert "R_fill(" in source
     game = Game.new(rules, 2, seed=0)
     assert listed(rules, game) == [(a, b) for a in range(3) for b in range(2)]
     rules = load_text(TEXT % repr(CONDITIONS[1]), "hoisting.yaml")
     assert listed(rules, Game.new(rules, 2, seed=0)) == "GameError"
     rules = load_text(TEXT % repr(CONDITIONS[-1]), "hoisting.yaml")
-    assert "R_FAILED" not in python_source(rules)
+    assert "R_fill(" not in python_source(rules)
 
 
 def work_of(cond: str) -> int:
@@ -104,7 +103,7 @@ def work_of(cond: str) -> int:
     return 10 ** 6 - game.state.work
 
 
-def test_a_guarded_part_pays_once_per_value_of_what_it_reads():
+def test_a_part_on_demand_pays_once_per_value_of_what_it_reads():
     # 7 cards left in the deck, walked once per a (3 times), not once per (a, b) (6 times); the ranges
     # made (3 + 2) and their combinations walked: 3 + 3 x 2 with a part computed per a, 6 in one go without
     assert work_of('b >= 0 and count(deck where value > a) >= 0') == 3 + 2 + 3 + 3 * 2 + 3 * 7
@@ -118,13 +117,13 @@ def test_every_bundled_ruleset_offers_the_same_options_with_guarded_parts_or_wit
 
     from interpreter import load
     from interpreter.codegen import options as codegen_options
-    guarded = load(str(path))
-    monkeypatch.setattr(codegen_options, "costly", lambda tree: False)   # no part guarded
+    lazy = load(str(path))
+    monkeypatch.setattr(codegen_options, "costly", lambda tree: False)   # no part on demand
     plain = load(str(path))
-    assert "R_FAILED" not in python_source(plain)
-    players = guarded.max_players
+    assert "R_fill(" not in python_source(plain)
+    players = lazy.max_players
     for seed in range(3):
-        a, b = Game.new(guarded, players, seed=seed), Game.new(plain, players, seed=seed)
+        a, b = Game.new(lazy, players, seed=seed), Game.new(plain, players, seed=seed)
         rng = random.Random(seed)
         for _ in range(150):
             assert a.state.pending == b.state.pending
@@ -134,3 +133,30 @@ def test_every_bundled_ruleset_offers_the_same_options_with_guarded_parts_or_wit
             a.apply(choice)
             b.apply(choice)
         assert a.decision == b.decision
+
+
+NEVER_REACHED = [
+    # (a condition, the same with its part that is never reached made almost free): computed on demand,
+    # a part the condition never gets to costs nothing, so both pay the same work
+    ('b == 5 and count(range(5000) where it > a) > 0', 'b == 5 and count([a] where it > a) > 0'),
+    ('all(me.hand where value > 100, count(range(5000) where it > a) > b)',
+     'all(me.hand where value > 100, count([a] where it > a) > b)'),
+    ('b == 5 and count(deck where value > a) > 0', 'b == 5 and count([a] where it > a) > 0'),
+]
+
+
+def paid(cond: str, work: int = 10 ** 6):
+    """(options or error, work paid) of `try` with a: range(300)."""
+    rules = load_text(TEXT.replace("a: 'range(3)'", "a: 'range(300)'") % repr(cond), "hoisting.yaml")
+    game = Game.new(rules, 2, seed=0)
+    game.state.work = work
+    found = listed(rules, game)
+    return found, work - game.state.work
+
+
+@pytest.mark.parametrize("cond,free", NEVER_REACHED)
+def test_a_part_the_condition_never_gets_to_is_never_computed(cond, free):
+    assert "R_fill(" in python_source(load_text(TEXT % repr(cond), "hoisting.yaml"))
+    assert paid(cond) == paid(free)
+    # with just the work the listing needs, no budget error either
+    assert paid(cond, paid(free)[1]) == paid(free)

@@ -8,14 +8,14 @@ value computed once is the value every iteration would compute, and a part that 
 never computed (it cannot raise an error the loops would not have raised).
 
 A part that is evaluated only sometimes (the right side of `and`/`or`, a branch of `x if c else y`) or
-once per item (a `where` filter, the per-item argument of `all`, `map` ...) but does not read the
-argument that changes fastest nor the item is computed once too, *guarded*: computed before the
-condition that may need it, and if computing it fails (an error the ruleset's expression would raise
-only when it gets there), it is marked failed and computed again where it is used, so that the error
-is raised where, and only if, the loops would have raised it. The work it pays is paid once instead of
-once per iteration: less, never more than one evaluation per value of the arguments it reads. The one
-error that does not wait is the step's budget: a part that alone spends what is left of it stops the
-step there (the work was done; runtime/budget.py).
+once per item (a `where` filter, the per-item argument of `all`, `map` ...), that walks or builds a list,
+and that reads neither the argument that changes fastest nor the item, is computed once too, where the
+expression first gets to it (*on demand*): it is written as `(_h[0] if _h[0] is not R_NO else
+R_fill(_h, lambda: ...))` with `_h = [R_NO]` made again whenever an argument it reads changes. The
+value, the error and the place of the error are those of the expression as written, and the work is
+paid once per value of the arguments it reads instead of once per combination. (A list cell and a
+function, rather than an assignment expression: Python forbids those in a comprehension's iterable,
+where such parts often are.)
 """
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ CHEAP_CALLS = {"count"}   # a call that reads a length: not worth a guard of its
 
 def costly(tree) -> bool:
     """Whether a part walks a list or builds one (a `where`, a function other than count, a list joined
-    with `+`, an attribute of a list of cards): worth a guard (see guarded parts, above)."""
+    with `+`, an attribute of a list of cards): worth computing on demand (see above)."""
     if not isinstance(tree, Tree):
         return False
     data, kids = tree.data, tree.children
@@ -178,7 +178,6 @@ def emit_listing(builder, choice, when, index) -> None:
     # what each level computes: the domain of its argument, then (innermost) the condition
     exprs = [(i, d) for i, d in enumerate(choice.domains)] + ([(len(args), choice.cond)] if choice.cond else [])
     subst = {}        # id(tree) -> (variable, kind), for hoisted parts once written
-    plain = {}        # the same without the guarded parts: what a guarded part computes again when it failed
     planned = set()
     resets = {}       # level -> [variables to mark as not computed yet]
     fills = {}        # use level -> [(variable, tree, fn)], inner parts first
@@ -241,7 +240,7 @@ def emit_listing(builder, choice, when, index) -> None:
         return
     for var, tree, fn in eager:
         src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True)
-        subst[id(tree)] = plain[id(tree)] = (var, kind)
+        subst[id(tree)] = (var, kind)
         lines.add(f"{var} = {src}")
     if not fills:
         # no part waits for an argument: one list comprehension
@@ -263,29 +262,26 @@ def emit_listing(builder, choice, when, index) -> None:
     def fill(level, py):
         for var, tree, fn, guarded in fills.get(level, ()):
             src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True)
-            lines.add(f"if {var} is R_NO:")
-            if not guarded:
-                subst[id(tree)] = plain[id(tree)] = (var, kind)
-                lines.add(f"    {var} = {src}")
+            if guarded:   # computed where the expression gets to it, once (see the module's docstring)
+                subst[id(tree)] = (f"({var}[0] if {var}[0] is not R_NO else R_fill({var}, lambda: {src}))", kind)
                 continue
-            # computed here although the expression may not get to it: an error waits for where it is used
-            again = emit_expr(fn, names, ns, py, subst=plain, tree=tree)
-            subst[id(tree)] = (f"({var} if {var} is not R_FAILED else {again})", kind)
-            lines.add("    try:")
-            lines.add(f"        {var} = {src}")
-            lines.add("    except R_errors as _x:")
-            lines.add(f"        {var} = R_failed(_x)")
+            subst[id(tree)] = (var, kind)
+            lines.add(f"if {var} is R_NO:")
+            lines.add(f"    {var} = {src}")
 
+    def reset(level):
+        for v in resets.get(level, ()):
+            lines.add(f"{v} = [R_NO]" if v in on_demand else f"{v} = R_NO")
+
+    on_demand = {var for entries in fills.values() for var, _, _, guarded in entries if guarded}
     for i, (name, var) in enumerate(zip(args, variables)):
-        for v in resets.get(i, ()):
-            lines.add(f"{v} = R_NO")
+        reset(i)
         fill(i, py)
         lines.add(f"for {var} in {domain(choice.domains[i], py)}:")
         lines.depth += 1
         depth += 1
         py = {**py, name: var}
-    for v in resets.get(len(args), ()):
-        lines.add(f"{v} = R_NO")
+    reset(len(args))
     fill(len(args), py)
     if choice.cond is not None:
         lines.add(f"if {emit(choice.cond, py)}:")

@@ -103,15 +103,10 @@ def _walker(name, impl):
     return walking
 
 
-FAILED = object()   # a guarded part of an option list that failed (codegen/options.py)
-
-
-def failed(exc):
-    """A guarded part of an option list failed: FAILED, so that it is computed again where it is used and
-    fails there; a step past its budget stops at once."""
-    if isinstance(exc, GameError) and exc.code == "budget":
-        raise exc
-    return FAILED
+def fill(cell, compute):
+    """A part of an option list computed on demand (codegen/options.py): computed, kept in `cell`."""
+    value = cell[0] = compute()
+    return value
 
 
 def join(g, a, b):

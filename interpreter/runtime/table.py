@@ -34,7 +34,7 @@ GLOBALS = {
     "R_count_distinct": H.count_distinct, "R_groups_by": H.groups_by, "R_take_while_eq": H.take_while_eq,
     "R_take_while_ne": H.take_while_ne, "R_drop_while_eq": H.drop_while_eq, "R_drop_while_ne": H.drop_while_ne,
     "R_cartesian": itertools.product, "R_distinct_of": H.distinct_of, "R_count_distinct_of": H.count_distinct_of,
-    "R_counts_of": H.counts_of, "R_MAX_OPTIONS": MAX_OPTIONS, "R_NO": NOT_COMPUTED, "R_FAILED": H.FAILED, "R_failed": H.failed,
+    "R_counts_of": H.counts_of, "R_MAX_OPTIONS": MAX_OPTIONS, "R_NO": NOT_COMPUTED, "R_fill": H.fill,
     # the values of players
     "N_as_player": as_player, "N_as_players": as_players,
 }
