@@ -46,6 +46,15 @@ def link_packages(other: Path) -> str:
     return folder
 
 
+def read_these_rulesets(pkg: str):
+    """Bundled names (`load("pit")`, a variant's `extends: pit`) resolve to this checkout's files in either
+    interpreter (each would otherwise find the rulesets beside its own package)."""
+    try:
+        importlib.import_module(pkg + ".bundled").rulesets_dir = lambda: ROOT / "rulesets"
+    except ImportError:
+        pass
+
+
 def games_case(pkg, args):
     m, agents = importlib.import_module(pkg), importlib.import_module(pkg + ".agents")
     rules = m.load(args.game)
@@ -165,6 +174,7 @@ def main():
     history = greedy_history("rb_this", args) if args.case == "lookahead" else None
     runs = {}
     for pkg in pkgs:
+        read_these_rulesets(pkg)
         if args.case == "games":
             runs[pkg], unit = games_case(pkg, args)
         elif args.case == "recorded":

@@ -29,7 +29,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench_ab import link_packages
+from bench_ab import link_packages, read_these_rulesets
 
 ROOT = Path(__file__).resolve().parent.parent
 CLONES = 500   # clones of the opening timed per round
@@ -41,14 +41,6 @@ def rulesets(only: list[str]) -> list[tuple[str, Path, bool]]:
              for p in sorted((ROOT / folder).glob("*.yaml"))]
     found += [("patterns/" + p.stem, p, False) for p in sorted((ROOT / "benchmarks/patterns").glob("*.yaml"))]
     return [r for r in found if not only or any(o in r[0] for o in only)]
-
-
-def read_these_rulesets(pkg: str):
-    """Bundled names (a variant's `extends: pit`) resolve to this checkout's files in either interpreter."""
-    try:
-        importlib.import_module(pkg + ".bundled").rulesets_dir = lambda: ROOT / "rulesets"
-    except ImportError:
-        pass
 
 
 class Workload:
