@@ -18,7 +18,8 @@ class Request:
     def __init__(self, game, player: int):
         self._game = game
         self.player = player
-        self.count = game.option_count()
+        pending = game.state.pending
+        self.count = 0 if pending is None else len(pending[2])
         self._view = None
         self._decision = None
 
@@ -124,10 +125,13 @@ class Agent:
 
 def play(game, agents) -> dict:
     """Drive a game to its end with one agent per seat; return its result."""
-    while not game.is_over:
-        player = game.current_player
-        choice = agents[player].choose(Request(game, player))
-        game.apply(checked(choice, game, agents[player]))
+    while game.state.result is None:
+        pending = game.state.pending
+        agent = agents[pending[1]]
+        choice = agent.choose(Request(game, pending[1]))
+        if type(choice) is not int or not 0 <= choice < len(pending[2]):
+            choice = checked(choice, game, agent)   # refused with a clear message
+        game.apply(choice)
     return game.result
 
 
