@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from lark import Tree
 
 from ..errors import did_you_mean
+from ..runtime.budget import MAX_LIST, MAX_NUMBER, MAX_TEXT
 from ..runtime.table import GLOBALS
 from ..runtime.values import ELEMENT
 from .emit import Namespace, build, key, local_name
@@ -233,6 +234,35 @@ def walked_source(src: str) -> str:
 def walked(src: str) -> str:
     """The source of a list walked over, paid for by its length from the step's budget (runtime/budget.py)."""
     return f"R_walk(g, {walked_source(src)})"
+
+
+COUNT_MAX = max(MAX_LIST, MAX_TEXT)   # what count() can return: a list or a text is capped so
+
+
+def bound(tree, subst=None):
+    """The largest absolute value a number written as this tree can take, when the tree alone proves it
+    (literals, counts, and -, +, *, /, % and `if ... else` of those); None when it cannot tell (a
+    variable, a parameter, an attribute: what `set`, `--param` or a card may make any size). Arithmetic
+    whose operands are bounded so that the result stays within MAX_NUMBER needs no check that it does."""
+    if not isinstance(tree, Tree) or (subst and id(tree) in subst):
+        return None
+    data, kids = tree.data, tree.children
+    if data == "int_":
+        return abs(int(kids[0]))
+    if data == "neg":
+        return bound(kids[0], subst)
+    if data == "call" and str(kids[0]) == "count":
+        return COUNT_MAX
+    if data == "cond":
+        a, b = bound(kids[0], subst), bound(kids[2], subst)
+        return None if a is None or b is None else max(a, b)
+    if data == "binary":
+        a, b = bound(kids[0], subst), bound(kids[2], subst)
+        if a is None or b is None:
+            return None
+        op = str(kids[1])
+        return a + b if op in "+-" else a * b if op == "*" else a if op == "/" else b
+    return None
 
 
 def capped(src: str, ns) -> str:
@@ -515,19 +545,21 @@ class _Compiler:
         if op != "+" or "int" in (ka, kb):
             self._number(ka, left, op, kb)
             self._number(kb, right, op, ka)
+        small = bound(t, self.subst)
+        small = small is not None and small <= MAX_NUMBER   # proved within the cap: no check (see bound)
         if op == "+":
             kind = "int" if ka == kb == "int" else (ka if ka == kb else "any")
             if kind == "int":
-                return capped(f"{a} + {b}", self.ns), kind
+                return (f"({a} + {b})" if small else capped(f"{a} + {b}", self.ns)), kind
             if kind in ("cards", "players"):
                 return f"R_join(g, {a}, {b})", kind   # two lists of cards or players: joined in one call
             return f"R_plus(g, {a}, {b})", kind
         if op == "-":
             if ka == kb == "int":
-                return capped(f"{a} - {b}", self.ns), "int"
+                return (f"({a} - {b})" if small else capped(f"{a} - {b}", self.ns)), "int"
             return f"R_minus({a}, {b})", "int"
         if op == "*":
-            return f"R_times({a}, {b})", "int"
+            return (f"({a} * {b})" if small else f"R_times({a}, {b})"), "int"
         if op == "/":
             return f"({a} // {b})", "int"
         return f"({a} % {b})", "int"
