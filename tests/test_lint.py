@@ -77,6 +77,12 @@ SETUPS = [
     ("a random sample", "  - move: {cards: 'sample(box, 6)', from: box, to: deck}\n"
                         "  - deal: {from: deck, to: hand, count: 2}\n", []),
     ("nothing dealt", "  - move: {cards: box, from: box, to: deck}\n", []),
+    # issue 28: a whole pile moved keeps its order where it goes, and is shuffled there before a deal
+    ("the whole pile moved, then shuffled", "  - move: {from: box, to: deck, count: all}\n  - shuffle: deck\n"
+     "  - deal: {from: deck, to: hand, count: 2}\n", []),
+    ("the whole pile moved, never shuffled", "  - move: {from: box, to: deck, count: all}\n"
+     "  - deal: {from: deck, to: hand, count: 2}\n",
+     [("unshuffled", UNSHUFFLED.replace("'box'", "'deck'"), 21, 11)]),
 ]
 
 

@@ -63,7 +63,8 @@ def _section(data, *keys):
 
 def unshuffled_deals(data: dict, homes: set) -> list:
     """(path, zone) of the first deal or move by count, in setup and a round's start, from a zone whose
-    cards are still in the order of the file (where they start, or moved from there card by card)."""
+    cards are still in the order of the file (where they start, or moved from there card by card or as a
+    whole pile)."""
     ordered, procs = set(homes), _procedures(data)
     lists = ((data.get("setup"), ("setup",)), (_section(data, "flow", "round", "start"), ("flow", "round", "start")))
     for items, where in lists:
@@ -77,6 +78,9 @@ def unshuffled_deals(data: dict, homes: set) -> list:
                 if source not in ordered:
                     continue
                 picked = fields.get("cards")
+                if head == "move" and picked is None and fields.get("count") == "all":
+                    ordered.add(_zone(fields.get("to")))   # the whole pile, in its order: nothing taken yet
+                    continue
                 if head == "deal" or picked is None:
                     return [(path + (head,), source)]
                 if "sample(" not in str(picked):   # chosen by a condition: still in file order
