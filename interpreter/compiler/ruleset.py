@@ -304,7 +304,8 @@ class _Builder(CardsBuilder, ZonesBuilder, NamesBuilder, FlowBuilder):
                     try:
                         self.fx.check_local(path + ("args", i), a)
                     except Abort:
-                        args = []
+                        pass   # told once, here: the procedure keeps its arguments, so neither its body
+                        #        nor its calls add errors about names the author did declare
             elif not isinstance(spec, list):
                 ctx.error(path, "a procedure is a list of effects, or {args: [...], do: [...]}", "type")
                 continue

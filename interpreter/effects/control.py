@@ -178,6 +178,11 @@ class Call(Effect):
     def compile(cls, c, path, fields, value, scope):
         ctx = c.ctx
         if not isinstance(value, str):
+            named = next(iter(value)) if isinstance(value, dict) and len(value) == 1 else None
+            if named in c.procedures:   # `call: {give: {...}}`: the arguments go under `with`
+                ctx.fail(path + ("call",), "call names a procedure", "type",
+                         f"write the procedure's name, and its arguments under 'with': "
+                         f"{{call: {named}, with: {{...}}}}")
             ctx.fail(path + ("call",), "call names a procedure", "type")
         if value not in c.procedures:
             ctx.unknown(path + ("call",), "procedure", value, c.procedures, "unknown-procedure")
