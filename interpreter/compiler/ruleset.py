@@ -8,6 +8,7 @@ from ..engine.choices import Action
 from ..engine.picks import Pick
 from ..expr.compiler import Scope, kind_of_values
 from ..ruleset import Ruleset, Scoring
+from ..runtime.values import PLAYERS
 from ..errors import Diagnostic, RulesetError, did_you_mean
 from ..parameters import value_problem
 from .cards import COMPONENT_KEYS, CardsBuilder  # noqa: F401  (the key sets are named here too)
@@ -127,6 +128,7 @@ class _Builder(CardsBuilder, ZonesBuilder, NamesBuilder, FlowBuilder):
         self.lint()
         ctx.check()
         canonical = json.dumps(data, sort_keys=True, default=str)
+        self.seats_from_the_start(lo)
         return Ruleset(
             name=str(data.get("name")), title=str(data.get("title") or data.get("name")),
             text=str(data.get("text") or ""), sources=list(data.get("sources") or []),
@@ -263,6 +265,16 @@ class _Builder(CardsBuilder, ZonesBuilder, NamesBuilder, FlowBuilder):
                                   + list(self.param_choices.get(name, [])) for name, v in out.items()}
         ctx.names.param_kinds = {name: kind_of_values(values) for name, values in ctx.names.param_values.items()}
         return out
+
+    def seats_from_the_start(self, fewest: int) -> None:
+        """A variable that starts at a number and is only ever set to a player (`dealer: 0`, then
+        `set: {dealer: ...}`) holds that seat from the start, so that views show a player, not a number."""
+        assigned = self.ctx.names.assigned
+        for kind, table in (("var", self.global_vars), ("pvar", self.player_vars)):
+            for name, value in table.items():
+                if type(value) is int and 0 <= value < fewest and assigned.get((kind, name)) == {"player"}:
+                    table[name] = PLAYERS[value]
+                    self.var_specs[name].value = PLAYERS[value]
 
     def param_path(self, name) -> tuple:
         """Where a parameter's value is written: under `value` in the long form."""

@@ -59,6 +59,7 @@ class Set(Effect):
         for name, v in value.items():
             kind, var, who = target(c, p + (name,), str(name), scope)
             targets.append((kind, var, who, c.ctx.expr(p + (name,), scope)))
+            c.ctx.names.assigned.setdefault((kind, var), set()).add("add" if cls.add else targets[-1][3].kind)
         return cls(targets)
 
     def emit(self, w, py):

@@ -48,6 +48,7 @@ class Names:
     param_values: dict = field(default_factory=dict)     # parameter -> every value it may take (tables, choices)
     param_kinds: dict = field(default_factory=dict)      # parameter -> the kind all its values have, if one
     visible: dict = field(default_factory=dict)          # variable -> public, owner or nobody
+    assigned: dict = field(default_factory=dict)         # (var or pvar, name) -> kinds its `set`s assign
     functions: dict = field(default_factory=dict)        # the ruleset's own functions: name -> UserFunction
     used: set = field(default_factory=set)                 # (kind, name) pairs seen, for lint
     calling: list = field(default_factory=list)            # functions being compiled (to refuse recursion)
