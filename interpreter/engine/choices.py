@@ -24,11 +24,16 @@ class Subset:
 
     def size_text(self, g, env) -> str:
         """'3 cards', '1 to 3 cards': how the argument shows in an option before it is picked."""
+        many = self.count_text(g, env)
+        return self.noun if many is None else f"{many} {self.noun}"
+
+    def count_text(self, g, env) -> str | None:
+        """'3', '1 to 3': how many items it will hold (how `count(...)` of it shows before it is picked)."""
         try:
             lo, hi = self.bounds(g, env)
         except (TypeError, ValueError, KeyError):
-            return self.noun
-        return f"{lo if lo == hi else f'{lo} to {hi}'} {self.noun}"
+            return None
+        return f"{lo}" if lo == hi else f"{lo} to {hi}"
 
 
 class Choice:
@@ -131,9 +136,11 @@ class Choice:
         env = {} if outer is None else dict(outer)
         env["me"] = player
         env.update(zip(self.all_names, args))
-        pending = {s.name: s.size_text(g, env) for s in self.subsets[max(len(args) - len(self.arg_names), 0):]}
+        waiting = self.subsets[max(len(args) - len(self.arg_names), 0):]
+        pending = {s.name: s.size_text(g, env) for s in waiting}
         if self.label_template is not None:
-            return self.label_template.pieces(vm, g, env, pending)
+            counts = {s.name: s.count_text(g, env) for s in waiting}
+            return self.label_template.pieces(vm, g, env, pending, counts)
         out = [self.name]
         for v, k in zip(args, self.kinds):
             out += [" ", (snapshot(v) if type(v) is list else v, k)]
@@ -175,16 +182,22 @@ class Template:
         """The text; a hole that reads a name of `pending` shows that name's stand-in text instead."""
         return joined(self.pieces(vm, g, env, pending), vm.format)
 
-    def pieces(self, vm, g, env, pending=None) -> tuple:
+    def pieces(self, vm, g, env, pending=None, counts=None) -> tuple:
         """The text as pieces: its literal parts, and the values of its holes with their kinds (the words
-        are made by `joined`, now or when the log is read)."""
+        are made by `joined`, now or when the log is read). A hole that reads a subset not picked yet
+        shows its stand-in (`pending`: '1 to 3 cards'), or, when it is `count(subset)`, how many it will
+        hold (`counts`: '1 to 3')."""
         out = []
         try:
             for part in self.parts:
                 if isinstance(part, str):
                     out.append(part)
                 elif pending and part.locals_used & pending.keys():
-                    out.append(" ".join(pending[n] for n in pending if n in part.locals_used))
+                    counted = _counted(part)
+                    if counts and counts.get(counted) is not None:
+                        out.append(counts[counted])
+                    else:
+                        out.append(" ".join(pending[n] for n in pending if n in part.locals_used))
                 else:
                     value = part(g, env, None)
                     if type(value) is list:
@@ -199,6 +212,15 @@ class Template:
             raise located(GameError(f"{self.loc or '?'}: ruleset error in the text '{self.text}': "
                                     f"{translate(exc)}", "runtime")) from None
         return tuple(out)
+
+
+def _counted(part):
+    """The name in a hole written `count(name)`, else None."""
+    tree = getattr(part, "tree", None)
+    if getattr(tree, "data", None) != "call" or str(tree.children[0]) != "count" or len(tree.children) != 2:
+        return None
+    arg = tree.children[1]
+    return str(arg.children[0]) if getattr(arg, "data", None) == "name" else None
 
 
 def joined(pieces, format) -> str:
