@@ -83,3 +83,53 @@ def test_a_label_counting_a_subset_not_picked_yet_says_how_many_it_will_hold():
     game.apply(0)
     game.apply(0)   # two picked: the subset is complete and the action is taken
     assert any("give 2 cards to P2" in line for line in story(game, 0))
+
+
+SECRET_REACH = """
+name: secret-reach
+players: {min: 2, max: 2}
+components:
+  card:
+    label: "c{value}"
+    in: deck
+    cards:
+      - {value: 1, count: 4}
+      - {value: 2, count: 4}
+zones:
+  deck: {}
+  hand: {per_player: true, visibility: owner}
+variables:
+  reach: {value: 0, visible: nobody}
+setup:
+  - shuffle: deck
+flow:
+  ends:
+    - when: count(deck) == 0
+  round:
+    turn:
+      steps: [draw]
+actions:
+  draw:
+    do:
+      - set: {reach: 'min([2, count(deck)])'}
+      - choose:
+          args: {i: range(reach)}
+          label: "take card {i + 1}"
+          do:
+            - move: {cards: '[take(deck, reach)[i]]', from: deck, to: me.hand}
+scoring:
+  parts:
+    cards: count(me.hand)
+"""
+
+
+def test_greedy_plays_on_when_its_world_cannot_take_an_option_the_real_game_offers():
+    # the options are made from a variable nobody sees, which the bot's world imagines at its start (0):
+    # taking card 1 there reads past the end of an empty list; the bot leaves that trial out
+    from interpreter.agents import GreedyAgent, play
+    rules = load_text(SECRET_REACH, "secret-reach.yaml")
+    for seed in range(3):
+        game = Game.new(rules, 2, seed=seed)
+        result = play(game, [GreedyAgent(seed), GreedyAgent(seed + 1)])
+        assert result["reason"] and sum(len(game.state.zones[rules.zone_slot("hand", 2, owner=p)])
+                                        for p in range(2)) == 8

@@ -45,5 +45,7 @@ class GreedyAgent(Agent):
                     total, k = sums.get(i, (0, 0))
                     sums[i] = (total + v, k + 1)
             values = {i: total / k for i, (total, k) in sums.items()}
+        if not values:   # no trial could be played on in its world: nothing to prefer
+            return self.rng.randrange(request.count)
         best = max(values.values())
         return self.rng.choice([i for i, v in values.items() if v == best])

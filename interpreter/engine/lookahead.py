@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import random
 
+from ..errors import GameError
 from ..runtime.draws import below, shuffle
 from ..runtime.values import Card, Player
 
@@ -306,7 +307,8 @@ def option_values(game, player: int, rng, max_trials: int = MAX_TRIALS, value=No
 
     `value(g, player)` scores a position (default: `position_value`). With many
     options, a random sample of `max_trials` of them is tried (keeps bots fast in games with large
-    choices); the result maps option index -> value."""
+    choices); the result maps option index -> value (an option whose trial the world's rules could not
+    go on with is left out)."""
     if value is None:
         value = position_value(game.rs)
     world = determinize(game, player, rng)
@@ -317,10 +319,15 @@ def option_values(game, player: int, rng, max_trials: int = MAX_TRIALS, value=No
     pick = game.rs.pick_node
     for i in indexes:
         trial = world.clone(share_rng=True)
-        trial.apply(i)
-        while trial.state.pending is not None and trial.state.pending[0] == pick and trial.state.pending[1] == player:
-            trial.apply(below(rng, trial.option_count()))   # several items: a random completion
-        _settle(trial, node_id, player)
+        try:
+            trial.apply(i)
+            while trial.state.pending is not None and trial.state.pending[0] == pick and trial.state.pending[1] == player:
+                trial.apply(below(rng, trial.option_count()))   # several items: a random completion
+            _settle(trial, node_id, player)
+        except GameError:
+            # a world the rules cannot go on in (a guess that contradicts what the real game did, such as
+            # a hidden variable the option was made from): the option gets no value here, as in mcts
+            continue
         result = trial.state.result
         if result is not None:
             values[i] = WIN if player in result["winners"] else -WIN
