@@ -1,6 +1,8 @@
 """What authors of real card games met (issue 28), each with its exact expectation."""
 from __future__ import annotations
 
+import pytest
+
 from interpreter import Game, load_text
 from interpreter.present.narrate import story
 
@@ -133,3 +135,47 @@ def test_greedy_plays_on_when_its_world_cannot_take_an_option_the_real_game_offe
         result = play(game, [GreedyAgent(seed), GreedyAgent(seed + 1)])
         assert result["reason"] and sum(len(game.state.zones[rules.zone_slot("hand", 2, owner=p)])
                                         for p in range(2)) == 8
+
+
+FUNCTION_CASES = [
+    # (expression, its value, or the start of its error), in CuBirds at 2 players, seed 0
+    ("combinations([1, 2, 3, 4], 3)", [[1, 2, 3], [1, 2, 4], [1, 3, 4], [2, 3, 4]]),
+    ("combinations([1, 2], 0)", [[]]),
+    ("combinations([1, 2], -1)", []),
+    ("count(combinations(range(20), 4))", 4845),
+    ("combinations(range(100), 3)", "combinations of 3 of 100 items make 161,700 lists"),
+    ("combinations([1, 2], \"a\")", "combinations takes a number of items"),
+    ("flatten([[1], [], [2, 3], 4])", [1, 2, 3, 4]),
+    ("text(12) + text(true) + text(none)", "12truenone"),
+    ("text(first(deck))", "text() turns a number, a truth value or a player into text, not a card"),
+    ("pow(3, 4)", 81),
+    ("pow(-2, 3)", -8),
+    ("pow(7, 0)", 1),
+    ("pow(10, 18)", 10 ** 18),
+    ("pow(10, 19)", "a number grew past"),
+    ("pow(2, 1000000)", "a number grew past"),
+    ("pow(2, -1)", "pow takes a power from 0"),
+]
+
+
+@pytest.mark.parametrize("text,expected", FUNCTION_CASES)
+def test_combinations_flatten_text_and_pow(text, expected):
+    from interpreter import load
+    from interpreter.errors import GameError
+    rules = load("cubirds")
+    game = Game.new(rules, 2, seed=0)
+    try:
+        value = rules.expression(text)(game.state, {"me": game.state.players[0]}, None)
+    except GameError as exc:
+        assert isinstance(expected, str) and str(exc).startswith(expected), str(exc)
+        return
+    assert value == expected
+
+
+def test_combinations_pay_for_what_they_make():
+    from interpreter import load
+    rules = load("cubirds")
+    game = Game.new(rules, 2, seed=0)
+    game.state.work = 10 ** 6
+    rules.expression("combinations([1, 2, 3, 4, 5], 2)")(game.state, {"me": 0}, None)
+    assert 10 ** 6 - game.state.work == 10 * 3   # 10 lists of 2: 30 items in all

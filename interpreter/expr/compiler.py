@@ -630,7 +630,7 @@ class _Compiler:
         src, kind = self.compile(t.children[0], s)
         if kind in ("int", "bool", "str", "none", "player", "card", "value"):
             self.fail(f"'where' filters a list, but this is a single {kind}", t.children[1], code="type")
-        out_kind = kind if kind in ("cards", "players") else "list"
+        out_kind = kind if kind in ("cards", "players", "groups") else "list"
         item = self.ns.fresh("x")
         inner = Scope(s.locals, ELEMENT.get(kind, "any"), s.py, item, s.other)
         fused = self._fused_test(t.children[1], inner)
@@ -722,6 +722,8 @@ class _Compiler:
             kind = "groups" if kinds and kinds[0] == "cards" else "list"
         elif kind == "same":
             kind = kinds[0] if kinds and kinds[0] in ("cards", "players") else "list"
+        elif kind == "flat":   # the lists of a list, one level down: groups of cards give cards
+            kind = "cards" if kinds and kinds[0] == "groups" else "list"
         elif kind == "item":
             kind = ELEMENT.get(kinds[0], "any") if kinds else "any"
         return self._call(fn, args), kind

@@ -73,4 +73,12 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
              doc="the keys of a family of zones, in order: `keys(stall)` (0 to N-1 for a numbered family)"),
     Function("random", 1, 1, BUILTINS["random"], "item", needs_game=True,
              doc="one item drawn by the game's random generator (use in effects only)"),
+    Function("combinations", 2, 2, BUILTINS["combinations"], "groups", needs_game=True,
+             doc="every way to choose k items of a list, as lists in the list's order: "
+                 "`combinations(me.hand, 2)`"),
+    Function("flatten", 1, 1, BUILTINS["flatten"], "flat", needs_game=True,
+             doc="the items of a list of lists, one level down: `flatten(combinations(me.hand, 2))`"),
+    Function("text", 1, 1, BUILTINS["text"], "str",
+             doc="a number, truth value or player as a text: `\"round \" + text(round)`"),
+    Function("pow", 2, 2, BUILTINS["pow"], "int", doc="a number to a power: `pow(2, count(me.hand))`"),
 ]}

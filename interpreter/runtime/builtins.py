@@ -120,6 +120,74 @@ def _random(g, xs):
     return g.rng.choice(xs)   # the same draw as randrange(len(xs)); a forced generator sees the items
 
 
+MAX_ITEMS = 100_000   # what a list may hold, counting the items of the lists inside it (budget.MAX_LIST)
+
+
+def _combinations(g, xs, k):
+    """Every way to choose k items of a list, each in the list's order, in the order itertools makes them."""
+    from itertools import combinations
+    from math import comb
+    from .budget import spend
+    if type(k) is not int or isinstance(k, bool):
+        raise GameError(f"combinations takes a number of items, not {k!r:.40}", "kind")
+    n = len(xs)
+    if k < 0 or k > n:
+        return []
+    many = comb(n, k)
+    if many * (k + 1) > MAX_ITEMS:
+        raise GameError(f"combinations of {k} of {n} items make {many:,} lists: more than a list may hold "
+                        f"({MAX_ITEMS:,} items, see Limits in the language reference)", "too-large")
+    spend(g, many * (k + 1))
+    return [list(c) for c in combinations(xs, k)]
+
+
+def _flatten(g, xs):
+    """The items of the lists in a list, in order, one level down (an item that is not a list is kept)."""
+    from .budget import spend
+    out = []
+    for x in xs:
+        if type(x) in (list, tuple):
+            out.extend(x)
+        else:
+            out.append(x)
+        if len(out) > MAX_ITEMS:
+            raise GameError(f"flatten makes a list of more than {MAX_ITEMS:,} items", "too-large")
+    spend(g, len(xs) + len(out))
+    return out
+
+
+def _text(x):
+    """A number, a truth value, a text or a player as a text: 3 -> "3", true -> "true", P2 -> "P2"."""
+    from .values import Card, Player
+    t = type(x)
+    if t is Player:
+        return repr(x)
+    if t is bool:
+        return "true" if x else "false"
+    if t is int or t is str:
+        return str(x)
+    if x is None:
+        return "none"
+    what = "a card (a card shows by its label in a {hole})" if t is Card else "a list" if t in (list, tuple) \
+        else type(x).__name__
+    raise GameError(f"text() turns a number, a truth value or a player into text, not {what}", "kind")
+
+
+def _pow(a, b):
+    """a to the power b (b a whole number from 0), within the cap of numbers."""
+    from .budget import MAX_NUMBER, too_large
+    if type(a) is not int or type(b) is not int:
+        raise GameError("pow takes two whole numbers", "kind")
+    if b < 0:
+        raise GameError(f"pow takes a power from 0, not {b}", "value")
+    if abs(a) > 1 and b * (abs(a).bit_length() - 1) > MAX_NUMBER.bit_length():
+        raise too_large(MAX_NUMBER + 1)
+    v = a ** b
+    if not -MAX_NUMBER <= v <= MAX_NUMBER:
+        raise too_large(v)
+    return v
+
+
 def _min(xs):
     return min(xs) if xs else 0
 
@@ -182,5 +250,6 @@ BUILTINS = {
     "index_of": _index_of, "range": _range, "take_while": _take_while, "drop_while": _drop_while,
     "filter": _filter, "sample": _sample, "any": _any, "all": _all, "map": _map, "groups": _groups,
     "maxima": _maxima, "minima": _minima, "next": _next, "previous": _previous, "others": _others,
-    "keys": _keys, "random": _random,
+    "keys": _keys, "random": _random, "combinations": _combinations, "flatten": _flatten, "text": _text,
+    "pow": _pow,
 }
