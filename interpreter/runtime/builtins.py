@@ -133,9 +133,11 @@ def _combinations(g, xs, k):
     n = len(xs)
     if k < 0 or k > n:
         return []
-    many = comb(n, k)
-    if many * (k + 1) > MAX_ITEMS:
-        raise GameError(f"combinations of {k} of {n} items make {many:,} lists: more than a list may hold "
+    # beyond 64 on either side there are at least 2^64 of them: not counted exactly (that alone is slow)
+    many = comb(n, k) if min(k, n - k) <= 64 else None
+    if many is None or many * (k + 1) > MAX_ITEMS:
+        made = f"{many:,}" if many is not None else "more than 2^64"
+        raise GameError(f"combinations of {k} of {n} items make {made} lists: more than a list may hold "
                         f"({MAX_ITEMS:,} items, see Limits in the language reference)", "too-large")
     spend(g, many * (k + 1))
     return [list(c) for c in combinations(xs, k)]
