@@ -155,6 +155,9 @@ FUNCTION_CASES = [
     ("pow(10, 19)", "a number grew past"),
     ("pow(2, 1000000)", "a number grew past"),
     ("pow(2, -1)", "pow takes a power from 0"),
+    ("sort_by([3, 1, 2, 1], it)", [1, 1, 2, 3]),
+    ("sort_by([\"b\", \"a\"], it)", ["a", "b"]),
+    ("sort_by([3, \"a\"], it)", "sort_by puts values of one kind in order (numbers or texts), not number and text"),
 ]
 
 

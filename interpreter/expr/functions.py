@@ -78,6 +78,9 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
                  "`combinations(me.hand, 2)`"),
     Function("flatten", 1, 1, BUILTINS["flatten"], "flat", needs_game=True,
              doc="the items of a list of lists, one level down: `flatten(combinations(me.hand, 2))`"),
+    Function("sort_by", 2, 2, BUILTINS["sort_by"], "same", per_item=(1,),
+             doc="the items in order of an expression of `it`, equal ones as they were: "
+                 "`sort_by(me.hand, value)`, `sort_by(players, -it.points)`"),
     Function("text", 1, 1, BUILTINS["text"], "str",
              doc="a number, truth value or player as a text: `\"round \" + text(round)`"),
     Function("pow", 2, 2, BUILTINS["pow"], "int", doc="a number to a power: `pow(2, count(me.hand))`"),

@@ -190,6 +190,20 @@ def _pow(a, b):
     return v
 
 
+def _sort_by(xs, key):
+    """The items in order of a value computed for each (numbers, texts or truth values); equal values keep
+    the items' order. Values of different kinds cannot be ordered: the game stops, in the author's words."""
+    keys = [key(x) for x in xs]
+    try:
+        order = sorted(range(len(xs)), key=keys.__getitem__)
+    except TypeError:
+        kinds = sorted({type(k).__name__.replace("str", "text").replace("int", "number").replace("NoneType", "none")
+                        for k in keys})
+        raise GameError(f"sort_by puts values of one kind in order (numbers or texts), not {' and '.join(kinds)}",
+                        "kind") from None
+    return [xs[i] for i in order]
+
+
 def _min(xs):
     return min(xs) if xs else 0
 
@@ -253,5 +267,5 @@ BUILTINS = {
     "filter": _filter, "sample": _sample, "any": _any, "all": _all, "map": _map, "groups": _groups,
     "maxima": _maxima, "minima": _minima, "next": _next, "previous": _previous, "others": _others,
     "keys": _keys, "random": _random, "combinations": _combinations, "flatten": _flatten, "text": _text,
-    "pow": _pow,
+    "pow": _pow, "sort_by": _sort_by,
 }
