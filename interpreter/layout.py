@@ -15,7 +15,7 @@ MAX_FAMILY = 1000
 class Layout:
     """The slots of every zone for one player count and one set of parameter values."""
 
-    __slots__ = ("n", "base", "size", "total", "fixed", "zones", "unseen")
+    __slots__ = ("n", "base", "size", "total", "fixed", "zones", "unseen", "refill")
 
     # A layout is made once for a ruleset and player count (Ruleset.layout) and never changed: games,
     # clones and bots' worlds share it.
@@ -40,6 +40,19 @@ class Layout:
         self.base, self.size, self.total = tuple(base), tuple(size), slot
         self.fixed = rs.fixed_slots
         self.zones = rs.zone_list
+        # slot -> the slot whose cards are shuffled into it when it runs short (`refill_from`): a shared
+        # zone's from a shared zone; each player's zone from that player's own, or from a shared one
+        by_name = {z.name: z for z in rs.zone_list}
+        self.refill = {}
+        for z in rs.zone_list:
+            r = by_name.get(z.refill_from) if z.refill_from else None
+            if r is None:
+                continue
+            if not z.per_player:
+                self.refill[base[z.zid]] = base[r.zid]
+            else:
+                for p in range(n):
+                    self.refill[base[z.zid] + p] = base[r.zid] + p if r.per_player else base[r.zid]
         types = tuple(c["type"] for c in rs.cards)
         # for each player: the slots whose cards they may not all see, each with the first position hidden
         # (1 when the top card shows), the type of every card, and whether all cards are of one type

@@ -64,7 +64,8 @@ def test_an_error_caused_in_the_base_points_at_the_base(tmp_path):
     d = info.value.diagnostics[0]
     assert d.location.file == str(CUBIRDS)
     assert "refill_from: discard" in CUBIRDS.read_text().splitlines()[d.location.line - 1]
-    assert d.message == "refill_from links two single shared zones; 'discard' is not one"
+    assert d.message == ("refill_from links a zone to a single zone: a shared zone to a shared one, a player's "
+                         "zone to that player's own or to a shared one; 'discard' cannot refill 'deck'")
 
 
 def test_removing_what_the_base_uses_points_at_the_removal(tmp_path):

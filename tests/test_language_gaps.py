@@ -182,3 +182,62 @@ def test_combinations_pay_for_what_they_make():
     game.state.work = 10 ** 6
     rules.expression("combinations([1, 2, 3, 4, 5], 2)")(game.state, {"me": 0}, None)
     assert 10 ** 6 - game.state.work == 10 * 3   # 10 lists of 2: 30 items in all
+
+
+OWN_DECK = """
+name: own-deck
+players: {min: 2, max: 3}
+components:
+  card:
+    label: "c{value}"
+    in: box
+    cards:
+      - {value: 1, count: 15}
+zones:
+  box: {}
+  draw: {per_player: true, refill_from: used}
+  used: {per_player: true}
+  hand: {per_player: true}
+variables:
+  plays: 0
+setup:
+  - deal: {from: box, to: draw, count: 2}
+  - deal: {from: box, to: used, count: 3}
+flow:
+  ends:
+    - when: plays >= 12
+  round:
+    turn:
+      steps: [draw]
+actions:
+  draw:
+    do:
+      - move: {from: me.draw, to: me.hand, count: 3}
+      - move: {from: me.hand, to: me.used, count: all}
+      - add: {plays: 1}
+"""
+
+
+def test_a_players_zone_refills_from_that_players_own_pile():
+    rules = load_text(OWN_DECK, "own-deck.yaml")
+    for n in (2, 3):
+        game = Game.new(rules, n, seed=1)
+        slot = lambda zone, p: rules.zone_slot(zone, n, owner=p)
+        z = game.state.zones
+        assert [len(z[slot("draw", 0)]), len(z[slot("used", 0)])] == [2, 3]
+        game.apply(0)   # P1 draws 3 from a draw pile of 2: their own used pile (3) is shuffled in first
+        assert [len(z[slot("draw", 0)]), len(z[slot("used", 0)])] == [2, 3]
+        for p in range(1, n):   # nobody else's pile was touched
+            assert [len(z[slot("draw", p)]), len(z[slot("used", p)])] == [2, 3]
+        assert sum(len(z[slot(k, p)]) for k in ("draw", "used", "hand") for p in range(n)) == 5 * n
+
+
+def test_refill_from_is_refused_where_it_has_no_single_source():
+    import pytest as _pytest
+    from interpreter.errors import RulesetError
+    shared_from_own = OWN_DECK.replace("  box: {}", "  box: {refill_from: used}")
+    with _pytest.raises(RulesetError, match="'used' cannot refill 'box'"):
+        load_text(shared_from_own, "own-deck.yaml")
+    misspelt = OWN_DECK.replace("refill_from: used", "refill_from: usd")
+    with _pytest.raises(RulesetError, match="there is no zone 'usd'"):
+        load_text(misspelt, "own-deck.yaml")

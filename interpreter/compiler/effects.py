@@ -19,9 +19,8 @@ class EffectCompiler:
 
     valid_name = staticmethod(valid_name)
 
-    def __init__(self, ctx: Context, refill: dict):
+    def __init__(self, ctx: Context):
         self.ctx = ctx
-        self.refill = refill  # slot -> slot to shuffle in when it runs short
         self.procedures: dict = {}  # name -> (block id, arg names)
         self.actions: dict = {}     # name -> Action, filled in as actions compile (for choose: {actions})
         self.chosen_actions: set = set()

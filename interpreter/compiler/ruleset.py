@@ -102,11 +102,7 @@ class _Builder(CardsBuilder, ZonesBuilder, NamesBuilder, FlowBuilder):
         ctx.check()  # names must be complete before expressions are compiled
         self.guard(self.functions)
         ctx.check()
-        refill = {}
-        for z in self.zone_defs.values():
-            if z.refill_from is not None:
-                refill[z.slot] = self.zone_defs[z.refill_from].slot
-        self.fx = EffectCompiler(ctx, refill)
+        self.fx = EffectCompiler(ctx)   # which zone refills which is the layout's (layout.py)
         reserved = self.guard(self.procedures) or {}
         self.actions = self.guard(self.compile_actions) or {}
         # Bodies compile once every procedure and action is known: each may name the others.

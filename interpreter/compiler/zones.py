@@ -59,9 +59,14 @@ class ZonesBuilder:
         for z in defs.values():
             if z.refill_from is not None:
                 other = defs.get(z.refill_from)
-                if other is None or other.per_player or other.is_family or z.per_player or z.is_family:
-                    ctx.error(("zones", z.name, "refill_from"), "refill_from links two single shared zones; "
-                              f"'{z.refill_from}' is not one", "zone")
+                if other is None:
+                    hint = did_you_mean(str(z.refill_from), list(defs))
+                    ctx.error(("zones", z.name, "refill_from"), f"refill_from names no zone: there is no zone "
+                              f"'{z.refill_from}'", "zone", hint)
+                elif other.is_family or z.is_family or (other.per_player and not z.per_player):
+                    ctx.error(("zones", z.name, "refill_from"), "refill_from links a zone to a single zone: a "
+                              "shared zone to a shared one, a player's zone to that player's own or to a shared "
+                              f"one; '{z.refill_from}' cannot refill '{z.name}'", "zone")
         names = ctx.names
         names.shared_zones = {z.name: z.slot for z in defs.values() if not z.per_player and not z.is_family}
         names.families = {z.name: z for z in defs.values() if not z.per_player and z.is_family}

@@ -34,9 +34,9 @@ class Move(Effect):
     required = ("from", "to")
     pushes = True
 
-    def __init__(self, src, dst, count, cards, take, at, if_empty_block, refill):
+    def __init__(self, src, dst, count, cards, take, at, if_empty_block):
         self.src, self.dst, self.count, self.cards = src, dst, count, cards
-        self.take, self.at, self.if_empty, self.refill = take, at, if_empty_block, refill
+        self.take, self.at, self.if_empty = take, at, if_empty_block
         # what `cards` gives is checked to be cards unless its kind says so when the ruleset loads
         self.unsure = cards is not None and getattr(cards, "kind", "any") not in ("card", "cards")
 
@@ -59,7 +59,7 @@ class Move(Effect):
         take = end_word(c, p + ("take",), f["take"], scope) if "take" in f else None
         at = end_word(c, p + ("at",), f["at"], scope) if "at" in f else None
         if_empty = c.block(p + ("if_empty",), scope) if "if_empty" in f else None
-        return cls(src, dst, count, chosen, take, at, if_empty, c.refill)
+        return cls(src, dst, count, chosen, take, at, if_empty)
 
     def blocks(self):
         return () if self.if_empty is None else (self.if_empty,)
@@ -73,7 +73,7 @@ class Move(Effect):
             return
         k = "None" if self.count is None else w.expr(self.count, py)
         take = "None" if self.take is None else w.const(self.take, "K_take")
-        w.call_or_else(f"N_move_top(vm, g, {s}, {d}, {k}, {take}, {at}, e, {w.const(self.refill, 'K_refill')})",
+        w.call_or_else(f"N_move_top(vm, g, {s}, {d}, {k}, {take}, {at}, e, g.layout.refill)",
                        self.if_empty, py)
 
     @classmethod
@@ -123,9 +123,9 @@ class Deal(Effect):
     required = ("from", "to", "count")
     pushes = True
 
-    def __init__(self, src, zid, member, count, players, if_empty_block, refill):
+    def __init__(self, src, zid, member, count, players, if_empty_block):
         self.src, self.zid, self.member, self.count, self.players = src, zid, member, count, players
-        self.if_empty, self.refill = if_empty_block, refill
+        self.if_empty = if_empty_block
 
     @classmethod
     def compile(cls, c, path, fields, value, scope):
@@ -137,7 +137,7 @@ class Deal(Effect):
         count = ctx.expr(p + ("count",), scope)
         players = ctx.who(p + ("players",), scope) if "players" in f else None
         if_empty = c.block(p + ("if_empty",), scope) if "if_empty" in f else None
-        return cls(src, zone.zid, member, count, players, if_empty, c.refill)
+        return cls(src, zone.zid, member, count, players, if_empty)
 
     @staticmethod
     def _target(c, path, to, scope):
@@ -178,7 +178,7 @@ class Deal(Effect):
         if self.member is not None:   # one member of a family of each player (expr/compiler.py, member_of)
             member = f" + {w.member_of(self.member.zone, w.expr(self.member.key, py))} * g.n"
         w.call_or_else(f"N_deal(vm, g, {s}, g.zbase[{int(self.zid)}]{member}, {k}, {who}, "
-                       f"{w.const(self.refill, 'K_refill')})", self.if_empty, py)
+                       f"g.layout.refill)", self.if_empty, py)
 
     @classmethod
     def explain(cls, f, _):
