@@ -126,10 +126,12 @@ class Agent:
 def play(game, agents) -> dict:
     """Drive a game to its end with one agent per seat; return its result."""
     while game.state.result is None:
+        player = game.state.pending[1]
+        agent = agents[player]
+        choice = agent.choose(Request(game, player))
+        # against the decision pending now (an agent may have changed the game, as undo does)
         pending = game.state.pending
-        agent = agents[pending[1]]
-        choice = agent.choose(Request(game, pending[1]))
-        if type(choice) is not int or not 0 <= choice < len(pending[2]):
+        if pending is None or type(choice) is not int or not 0 <= choice < len(pending[2]):
             choice = checked(choice, game, agent)   # refused with a clear message
         game.apply(choice)
     return game.result
