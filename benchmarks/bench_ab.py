@@ -113,31 +113,16 @@ def lookahead_case(pkg, args, history):
     return run, "ms per lookahead"
 
 
-def greedy_case(pkg, args):
+def bots_case(pkg, args, bot: str, decisions: int):
+    """The first `decisions` decisions of a game of seed 0 between bots of one kind (time per decision)."""
     m, agents = importlib.import_module(pkg), importlib.import_module(pkg + ".agents")
     rules = m.load(args.game)
 
     def run():
         game = m.Game.new(rules, args.players, seed=0, record=False)
-        bots = [agents.GreedyAgent(p) for p in range(args.players)]
+        bots = [getattr(agents, bot)(p) for p in range(args.players)]
         done = 0
-        while not game.is_over and done < args.size * 10:
-            p = game.current_player
-            game.apply(bots[p].choose(agents.Request(game, p)))
-            done += 1
-        return done
-    return run, "ms per decision"
-
-
-def mcts_case(pkg, args):
-    m, agents = importlib.import_module(pkg), importlib.import_module(pkg + ".agents")
-    rules = m.load(args.game)
-
-    def run():
-        game = m.Game.new(rules, args.players, seed=0, record=False)
-        bots = [agents.MctsAgent(p) for p in range(args.players)]
-        done = 0
-        while not game.is_over and done < args.size:
+        while not game.is_over and done < decisions:
             p = game.current_player
             game.apply(bots[p].choose(agents.Request(game, p)))
             done += 1
@@ -182,9 +167,9 @@ def main():
         elif args.case == "playouts":
             runs[pkg], unit = playouts_case(pkg, args)
         elif args.case == "greedy":
-            runs[pkg], unit = greedy_case(pkg, args)
+            runs[pkg], unit = bots_case(pkg, args, "GreedyAgent", args.size * 10)
         elif args.case == "mcts":
-            runs[pkg], unit = mcts_case(pkg, args)
+            runs[pkg], unit = bots_case(pkg, args, "MctsAgent", args.size)
         else:
             runs[pkg], unit = lookahead_case(pkg, args, history)
         runs[pkg]()   # warm up (and generate the code)

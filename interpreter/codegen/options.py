@@ -36,23 +36,24 @@ def worth_computing_once(tree) -> bool:
     return tree.data in HOISTABLE and not literal
 
 
-def _strict_children(tree):
-    """The children of a tree that are evaluated whenever the tree is (not the lazy side of and/or/if-else,
-    nor what is evaluated per item)."""
+def _children(tree) -> tuple[list, list]:
+    """(strict, other): the children of a tree evaluated whenever it is, and those evaluated only sometimes
+    (the lazy side of and/or, the branches of if-else) or once per item (a `where` filter, a per-item
+    argument). A lambda's body, whose parameters this module does not track, is in neither."""
     data, kids = tree.data, tree.children
     if data in ("and_op", "or_op"):
-        return [kids[0]]
+        return [kids[0]], kids[1:]
     if data == "cond":
-        return [kids[1]]
+        return [kids[1]], [kids[0], kids[2]]
     if data == "where":
-        return [kids[0]]
+        return [kids[0]], kids[1:]
     if data == "call":
         from ..expr.functions import FUNCTIONS
         fn = FUNCTIONS.get(str(kids[0]))
         per_item = fn.per_item if fn is not None else ()
-        return [c for i, c in enumerate(kids[1:]) if i not in per_item and isinstance(c, Tree)
-                and c.data != "lambda_"]
-    return [c for c in kids if isinstance(c, Tree)]
+        args = [(i in per_item, c) for i, c in enumerate(kids[1:]) if isinstance(c, Tree) and c.data != "lambda_"]
+        return [c for lazy, c in args if not lazy], [c for lazy, c in args if lazy]
+    return [c for c in kids if isinstance(c, Tree)], []
 
 
 CHEAP_CALLS = {"count"}   # a call that reads a length: not worth a guard of its own (its argument may be)
@@ -73,24 +74,6 @@ def costly(tree) -> bool:
     return any(costly(c) for c in kids if isinstance(c, Tree) and c.data != "lambda_")
 
 
-def _other_children(tree):
-    """The children of a tree evaluated only sometimes, or once per item: what _strict_children leaves out
-    (a lambda's body, whose parameters this module does not track, is left out of both)."""
-    data, kids = tree.data, tree.children
-    if data in ("and_op", "or_op"):
-        return kids[1:]
-    if data == "cond":
-        return [kids[0], kids[2]]
-    if data == "where":
-        return kids[1:]
-    if data == "call":
-        from ..expr.functions import FUNCTIONS
-        fn = FUNCTIONS.get(str(kids[0]))
-        per_item = fn.per_item if fn is not None else ()
-        return [c for i, c in enumerate(kids[1:]) if i in per_item and isinstance(c, Tree) and c.data != "lambda_"]
-    return []
-
-
 class Hoister:
     """Finds the parts of an expression to compute at an outer loop level: level = how many of the
     arguments (in order) the part needs."""
@@ -102,30 +85,27 @@ class Hoister:
         return max((self.arg_level[n] for n in _names_in(tree) if n in self.arg_level), default=0)
 
     def parts(self, tree, here: int) -> list:
-        """[(level, tree, guarded)] of the parts of `tree`, evaluated at level `here`, worth computing
-        earlier; inner parts come before the parts that contain them. `guarded`: a part the expression
+        """[(level, tree, on_demand)] of the parts of `tree`, evaluated at level `here`, worth computing
+        earlier; inner parts come before the parts that contain them. `on_demand`: a part the expression
         evaluates only sometimes or per item (see the module's docstring)."""
         found = []
         self._visit(tree, here, found, False)
         return found
 
-    def _visit(self, tree, here, found, guarded):
+    def _visit(self, tree, here, found, on_demand):
         if not isinstance(tree, Tree):
             return
-        if worth_computing_once(tree) and not _uses_it(tree, self.names, self.scope) \
-                and (not guarded or costly(tree)):
-            lv = self.level(tree)
-            if lv < here:
-                for child in _strict_children(tree):
-                    self._visit(child, lv, found, guarded)
-                for child in _other_children(tree):
-                    self._visit(child, lv, found, True)
-                found.append((lv, tree, guarded))
-                return
-        for child in _strict_children(tree):
-            self._visit(child, here, found, guarded)
-        for child in _other_children(tree):
+        strict, other = _children(tree)
+        lifted = worth_computing_once(tree) and not _uses_it(tree, self.names, self.scope) \
+            and (not on_demand or costly(tree)) and self.level(tree) < here
+        if lifted:   # computed once per value of what it reads: its own parts are relative to that level
+            here = self.level(tree)
+        for child in strict:
+            self._visit(child, here, found, on_demand)
+        for child in other:
             self._visit(child, here, found, True)
+        if lifted:
+            found.append((here, tree, on_demand))
 
 
 def emit_options(builder, choice, fname: str, when=None) -> None:
@@ -189,13 +169,13 @@ def emit_listing(builder, choice, when, index) -> None:
         if 0 < here < len(args) and hoister.level(fn.tree) == 0 and worth_computing_once(fn.tree):
             eager.append((ns.fresh("d"), fn.tree, fn))
             planned.add(id(fn.tree))
-        for lv, tree, guarded in hoister.parts(fn.tree, here):
+        for lv, tree, on_demand in hoister.parts(fn.tree, here):
             if id(tree) in planned:
                 continue
             planned.add(id(tree))
             var = ns.fresh("h")
             resets.setdefault(lv, []).append(var)
-            fills.setdefault(here, []).append((var, tree, fn, guarded))
+            fills.setdefault(here, []).append((var, tree, fn, on_demand))
 
     def emit(fn, py):
         return emit_expr(fn, names, ns, py, subst=subst)
@@ -260,9 +240,9 @@ def emit_listing(builder, choice, when, index) -> None:
         return
 
     def fill(level, py):
-        for var, tree, fn, guarded in fills.get(level, ()):
+        for var, tree, fn, on_demand in fills.get(level, ()):
             src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True)
-            if guarded:   # computed where the expression gets to it, once (see the module's docstring)
+            if on_demand:   # computed where the expression gets to it, once (see the module's docstring)
                 subst[id(tree)] = (f"({var}[0] if {var}[0] is not R_NO else R_fill({var}, lambda: {src}))", kind)
                 continue
             subst[id(tree)] = (var, kind)
@@ -271,9 +251,9 @@ def emit_listing(builder, choice, when, index) -> None:
 
     def reset(level):
         for v in resets.get(level, ()):
-            lines.add(f"{v} = [R_NO]" if v in on_demand else f"{v} = R_NO")
+            lines.add(f"{v} = [R_NO]" if v in cells else f"{v} = R_NO")
 
-    on_demand = {var for entries in fills.values() for var, _, _, guarded in entries if guarded}
+    cells = {var for entries in fills.values() for var, _, _, lazy in entries if lazy}
     for i, (name, var) in enumerate(zip(args, variables)):
         reset(i)
         fill(i, py)

@@ -117,19 +117,6 @@ class Step(Choose):
                          secret, until)
         self.when, self.name, self.own_player = when, name, player
 
-    def resume(self, vm, g, frame, option, player):
-        # the common case, kept short: one player took an action that asks nothing (see Choose._apply)
-        i, args = option
-        if self.players is None and not self.picks and i >= 0:
-            action = self.actions[i]
-            direct = action.direct
-            if direct is not None:
-                inner = {"me": player}
-                inner.update(zip(action.all_names, args))
-                vm.run_segment(direct, inner, direct.end)
-                return
-        Choose.resume(self, vm, g, frame, option, player)
-
     def run(self, vm, g, frame):
         if vm.probing:
             return vm.ask(self.id, -1, ())

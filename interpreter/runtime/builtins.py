@@ -7,7 +7,12 @@ arguments receives the evaluated list and a callable f(it) for each; a function 
 """
 from __future__ import annotations
 
+from itertools import combinations
+from math import comb
+
 from ..errors import GameError
+from .budget import MAX_LIST, MAX_NUMBER, spend, too_large
+from .values import Card, Player
 
 
 def _distinct(xs):
@@ -120,14 +125,8 @@ def _random(g, xs):
     return g.rng.choice(xs)   # the same draw as randrange(len(xs)); a forced generator sees the items
 
 
-MAX_ITEMS = 100_000   # what a list may hold, counting the items of the lists inside it (budget.MAX_LIST)
-
-
 def _combinations(g, xs, k):
     """Every way to choose k items of a list, each in the list's order, in the order itertools makes them."""
-    from itertools import combinations
-    from math import comb
-    from .budget import spend
     if type(k) is not int or isinstance(k, bool):
         raise GameError(f"combinations takes a number of items, not {k!r:.40}", "kind")
     n = len(xs)
@@ -135,32 +134,30 @@ def _combinations(g, xs, k):
         return []
     # beyond 64 on either side there are at least 2^64 of them: not counted exactly (that alone is slow)
     many = comb(n, k) if min(k, n - k) <= 64 else None
-    if many is None or many * (k + 1) > MAX_ITEMS:
+    if many is None or many * (k + 1) > MAX_LIST:
         made = f"{many:,}" if many is not None else "more than 2^64"
         raise GameError(f"combinations of {k} of {n} items make {made} lists: more than a list may hold "
-                        f"({MAX_ITEMS:,} items, see Limits in the language reference)", "too-large")
+                        f"({MAX_LIST:,} items, see Limits in the language reference)", "too-large")
     spend(g, many * (k + 1))
     return [list(c) for c in combinations(xs, k)]
 
 
 def _flatten(g, xs):
     """The items of the lists in a list, in order, one level down (an item that is not a list is kept)."""
-    from .budget import spend
     out = []
     for x in xs:
         if type(x) in (list, tuple):
             out.extend(x)
         else:
             out.append(x)
-        if len(out) > MAX_ITEMS:
-            raise GameError(f"flatten makes a list of more than {MAX_ITEMS:,} items", "too-large")
+        if len(out) > MAX_LIST:
+            raise GameError(f"flatten makes a list of more than {MAX_LIST:,} items", "too-large")
     spend(g, len(xs) + len(out))
     return out
 
 
 def _text(x):
     """A number, a truth value, a text or a player as a text: 3 -> "3", true -> "true", P2 -> "P2"."""
-    from .values import Card, Player
     t = type(x)
     if t is Player:
         return repr(x)
@@ -177,7 +174,6 @@ def _text(x):
 
 def _pow(a, b):
     """a to the power b (b a whole number from 0), within the cap of numbers."""
-    from .budget import MAX_NUMBER, too_large
     if type(a) is not int or type(b) is not int:
         raise GameError("pow takes two whole numbers", "kind")
     if b < 0:
