@@ -56,7 +56,7 @@ def _children(tree) -> tuple[list, list]:
     return [c for c in kids if isinstance(c, Tree)], []
 
 
-CHEAP_CALLS = {"count"}   # a call that reads a length: not worth a guard of its own (its argument may be)
+CHEAP_CALLS = {"count"}   # a call that reads a length: not worth computing on demand itself (its argument may be)
 
 
 def costly(tree) -> bool:
