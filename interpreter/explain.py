@@ -259,8 +259,19 @@ def flow(rules, data) -> list[str]:
             text += f" Chosen by {code(step['player'])}."
         if "if" in step:
             text += f" Only if {code(step['if'])}."
-        text += " Optional: a player may pass." if step.get("optional") else ""
+        if step.get("again") is True:
+            text += " Offered again after each option taken, until the player passes."
+        elif step.get("again") not in (None, False):
+            text += f" Offered again after each option taken, at most {code(step['again'])} times."
+        if step.get("priority") == "random":
+            text += " Of those who acted, one drawn at random is applied."
+        text += " Optional: a player may pass." if step.get("optional", step.get("again") not in (None, False)) else ""
         out.append(text)
+    anytime = turn.get("anytime")
+    if anytime:
+        names = anytime if isinstance(anytime, list) else [anytime]
+        out += ["", "At any decision of their own turn, the current player may also "
+                + words([f"`{a}`" for a in names], "or") + "; that does not use up the step."]
     out += ["", "A step with no legal option is skipped."]
     if turn.get("end"):
         out += ["", "When a turn ends:", ""] + bullets(turn["end"])

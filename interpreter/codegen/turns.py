@@ -105,12 +105,12 @@ class _Writer:
         lines.add("me = e.get('me')")
         for k, step in enumerate(self.b.rs.blocks[steps.body]):
             lines.node = step
-            lines.add(comment(f"step {step.name}"))
+            lines.add(comment(f"step {step.text}"))
             lines.add(f"_f[1] = {k + 1}")
             lines.add("if vm.probing:")
             lines.add(f"    return vm.ask({int(step.id)}, -1, ())")
             fn = listed.get(id(step))
-            when = step.when
+            when = getattr(step, "when", None)
             ok = (type(step) is F.Step and step.players is None and step.own_player is None and fn is not None
                   and (when is None or getattr(when, "tree", None) is not None
                        or getattr(when, "constant", None) is not None))

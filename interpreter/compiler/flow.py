@@ -4,22 +4,23 @@ A mixin of the ruleset builder (ruleset.py): it uses the builder's context, name
 """
 from __future__ import annotations
 
-from ..effects.choices import until_of
+from ..effects.choices import again_of, asked_again, priority_of, until_of
 from ..engine import flow as F
 from ..expr.compiler import Scope
 from ..ruleset import Scoring
 from .context import Abort
 
-STEP_KEYS = {"name", "actions", "optional", "player", "players", "if", "secret", "until"}
+STEP_KEYS = {"name", "actions", "optional", "player", "players", "if", "secret", "until", "again", "priority"}
 FLOW_KEYS = ("first_player", "ends", "round")
 ROUND_KEYS = ("first_player", "start", "turn", "ends", "end")
-TURN_KEYS = ("start", "steps", "end", "next_player")
+TURN_KEYS = ("start", "steps", "end", "next_player", "anytime")
 END_KEYS = ("when", "winners", "reason", "do")
 SCORING_KEYS = ("parts", "tie_breakers")
 LIMITS_KEYS = ("turns",)
 AGENTS_KEYS = ("default", "evaluate")
 AGENT_NAMES = ("random", "first", "greedy", "mcts", "human")
 DEFAULT_TURN_LIMIT = 1000
+DEFAULT_FREE = 1000   # a step with actions to take at any time is asked at most this often, then the game stalls
 
 
 class FlowBuilder:
@@ -55,6 +56,7 @@ class FlowBuilder:
 
         steps = []
         self.step_actions = []
+        anytime = self.anytime(tpath + ("anytime",), turn.get("anytime"))
         raw_steps = turn.get("steps") or []
         if not isinstance(raw_steps, list) or not raw_steps:
             ctx.error(tpath + ("steps",) if "steps" in turn else tpath,
@@ -62,7 +64,7 @@ class FlowBuilder:
             raw_steps = []
         for i, step in enumerate(raw_steps):
             try:
-                steps.append(self.step(tpath + ("steps", i), step, scope))
+                steps.append(self.step(tpath + ("steps", i), step, scope, anytime))
             except Abort:
                 continue
         steps_node = ctx.node(F.Steps(ctx.block(steps)), tpath + ("steps",), "steps")
@@ -107,7 +109,35 @@ class FlowBuilder:
             if bid is not None:
                 nodes.extend(self.ctx.blocks[bid])
 
-    def step(self, path, step, scope):
+    def anytime(self, path, names):
+        """`anytime`: actions the current player may take at any decision of their own turn -> the actions."""
+        if names is None:
+            return []
+        ctx = self.ctx
+        if isinstance(names, str):
+            names = [names]
+        if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+            ctx.error(path, "anytime lists the actions a player may take at any decision of their turn, as in "
+                      "[harvest]", "type")
+            return []
+        out = []
+        self.step_actions.append(names)
+        for i, name in enumerate(names):
+            if name not in self.actions:
+                if name in (self.data.get("actions") or {}):
+                    continue   # the action itself had an error, already reported
+                try:
+                    ctx.unknown(path + (i,), "action", name, self.actions, "unknown-action")
+                except Abort:
+                    continue
+            if self.actions[name].subsets:
+                ctx.error(path + (i,), f"'{name}' has items to pick, one decision at a time: an action to take "
+                          "at any time is one decision", "effect")
+                continue
+            out.append(self.actions[name])
+        return out
+
+    def step(self, path, step, scope, anytime=()):
         ctx = self.ctx
         if isinstance(step, str):
             step = {"actions": [step]}
@@ -141,9 +171,20 @@ class FlowBuilder:
         when = ctx.expr(path + ("if",), scope, random_ok=False) if "if" in step else None
         label = str(step.get("name") or "/".join(names))
         until = until_of(self.fx, path, step, players is not None)
-        node = F.Step(actions, player, players, bool(step.get("optional", False)), when, label, step.get("secret"),
-                      until)
-        return ctx.node(node, path, label)
+        again = again_of(ctx, path, step, scope, players is not None)
+        optional = bool(step.get("optional", again is not None))
+        # the turn's actions to take at any time, beside the step's own (a step of the current player's)
+        free = [a for a in anytime if a not in actions] if player is None and players is None else []
+        node = F.Step(actions + free, player, players, optional, when, label, step.get("secret"), until)
+        node.priority = priority_of(ctx, path, step, until)
+        if again is None and not free:
+            return ctx.node(node, path, label)
+        node.looped = True
+        node.again = again is not None
+        node.free = frozenset(range(len(actions), len(actions) + len(free)))
+        if again is None:
+            again = (ctx.expr(path, value=DEFAULT_FREE), True)
+        return ctx.node(asked_again(ctx, path, node, again), path, label)
 
     def ends(self, path, entries, scope, winners_allowed=True):
         ctx = self.ctx

@@ -8,6 +8,8 @@ from .base import Effect, ref
 from .text import arg_in_words, code, flat, words
 
 UNTIL = ("first", "all")
+PRIORITY = ("seat", "random")
+DEFAULT_AGAIN = 1000   # `again: true` asks at most this many times, then the game stalls (as a loop's max)
 ACTIONS = {"oneOf": [{"$ref": "#/$defs/identifier"},
                      {"type": "array", "items": {"$ref": "#/$defs/identifier"}, "minItems": 1}]}
 
@@ -38,6 +40,10 @@ class Choose(Effect, vm.Choose):
         "until": {"enum": list(UNTIL), "description": "With players: first makes a reaction window (only the first "
                                                       "who acted, after me in seat order, is applied); all "
                                                       "(default) applies every choice."},
+        "priority": {"$ref": "#/$defs/priority", "description": "With until: first, who of those who acted is "
+                                                                "applied: seat (default) or random."},
+        "again": {"$ref": "#/$defs/again", "description": "Ask again after each answer but a pass: true (until the "
+                                                          "chooser passes) or the most times (default: once)."},
     }
     fields_extra = {"oneOf": [
         {"description": "Inline arguments: choose values, then run 'do'.", "required": ["args"],
@@ -60,19 +66,29 @@ class Choose(Effect, vm.Choose):
         optional = bool(f.get("optional", False))
         secret = f.get("secret")
         until = until_of(c, p, f, players is not None)
+        again = again_of(ctx, p, f, scope, players is not None)
+        if again is not None:
+            optional = bool(f.get("optional", True))
         prompt = ctx.template(p + ("prompt",), scope.with_locals(me="player")) if "prompt" in f else "choose"
         if "actions" in f:
             for k in ("args", "if", "label", "do"):
                 if k in f:
                     ctx.fail(p + (k,), f"a choice among 'actions' takes its {k} from the actions", "effect", key=True)
             actions = action_names(c, p + ("actions",), f["actions"])
-            return cls(player, players, prompt, None, None, actions, optional, secret, until)
-        if "args" not in f:
-            ctx.fail(p, "a choice needs 'args' (what is chosen) or 'actions' (which actions to choose from)",
-                     "missing-field")
-        choice, inner = c.choice(p, f, scope, "choose")
-        body = c.block(p + ("do",), inner) if "do" in f else None
-        return cls(player, players, prompt, choice, body, None, optional, secret, until)
+            node = cls(player, players, prompt, None, None, actions, optional, secret, until)
+            node.priority = priority_of(ctx, p, f, until)
+        else:
+            if "args" not in f:
+                ctx.fail(p, "a choice needs 'args' (what is chosen) or 'actions' (which actions to choose from)",
+                         "missing-field")
+            choice, inner = c.choice(p, f, scope, "choose")
+            body = c.block(p + ("do",), inner) if "do" in f else None
+            node = cls(player, players, prompt, choice, body, None, optional, secret, until)
+            node.priority = priority_of(ctx, p, f, until)
+        if again is None:
+            return node
+        node.again = node.looped = True
+        return asked_again(ctx, p, node, again)
 
     def blocks(self):
         return tuple(b for b in [self.body] + [a.block for a in self.actions or ()] if b is not None)
@@ -91,7 +107,12 @@ class Choose(Effect, vm.Choose):
             what = words(arg_in_words(a, d) for a, d in (f.get("args") or {}).items())
         text = f"{who} chooses {what}"
         text += f" such that {code(f['if'])}" if "if" in f else ""
-        text += ", or passes" if f.get("optional") else ""
+        again = f.get("again")
+        text += ", or passes" if f.get("optional", again not in (None, False)) else ""
+        if again is True:
+            text += ", again and again until they pass"
+        elif again not in (None, False):
+            text += f", at most {code(again)} times"
         text += f' ("{flat(f["prompt"])}")' if "prompt" in f else ""
         return text + (":" if f.get("do") else "."), [(None, f.get("do"))]
 
@@ -111,6 +132,8 @@ class React(Choose):
                                                       "order, is applied; all: every choice is applied."},
         "prompt": ref("text", "The question shown."),
     }
+    fields["priority"] = {"$ref": "#/$defs/priority", "description": "Who of those who acted is applied: seat (the "
+                                                                 "first after me in seat order, default) or random."}
     fields_extra = {}
     required = ("actions",)
 
@@ -126,7 +149,9 @@ class React(Choose):
             players = (lambda g, e, it: [g.players[(e["me"] + k) % g.n] for k in range(1, g.n)])
         until = until_of(c, p, dict(f, until=f.get("until", "first")), True)
         prompt = ctx.template(p + ("prompt",), scope.with_locals(me="player")) if "prompt" in f else "react"
-        return cls(None, players, prompt, None, None, actions, True, True, until)
+        node = cls(None, players, prompt, None, None, actions, True, True, until)
+        node.priority = priority_of(ctx, p, f, until)
+        return node
 
     @classmethod
     def explain(cls, f, _):
@@ -137,6 +162,43 @@ class React(Choose):
         which = ("every reaction is applied" if f.get("until") == "all"
                  else "only the first who acts, going round the table from `me`, is applied")
         return f"{who} may at once {words([code(a) for a in names], 'or')} out of turn, or pass; {which}.", []
+
+
+def again_of(ctx, path, f, scope, several):
+    """`again: true` (asked again until its chooser passes; at most 1000 times, then the game stalls) or `again:
+    n` (at most n times in all, a number or an expression) -> (the limit, whether reaching it stalls), or None."""
+    if "again" not in f or f["again"] is False:
+        return None
+    if several:
+        ctx.fail(path + ("again",), "again is for one chooser: several players choosing at once are asked "
+                 "together, once", "effect", key=True)
+    if f["again"] is True:
+        return ctx.expr(path + ("again",), value=DEFAULT_AGAIN), True
+    limit = ctx.expr(path + ("again",), scope, random_ok=False)
+    if limit.kind not in ("int", "any"):
+        ctx.fail(path + ("again",), "again is true (until the chooser passes) or the most times the choice is "
+                 "asked, a number", "kind")
+    return limit, False
+
+
+def asked_again(ctx, path, node, again):
+    """The decision `node` inside the loop that asks it again (engine/nodes.py, Again)."""
+    limit, stall = again
+    ctx.node(node, path, node.prompt if isinstance(node.prompt, str) else "choose")
+    return vm.Again(ctx.block([node]), limit, stall)
+
+
+def priority_of(ctx, path, f, until) -> str:
+    """`priority`: in a reaction window, which of those who acted is applied: `seat` (the first after `me` in
+    seat order, the default) or `random` (one drawn at random: whoever spoke first, when nobody is faster)."""
+    priority = f.get("priority", "seat")
+    if priority not in PRIORITY:
+        ctx.fail(path + ("priority",), "priority is seat (the first who acted, in seat order from me) or random "
+                 "(one of those who acted, drawn at random)", "bad-value", did_you_mean(str(priority), PRIORITY))
+    if "priority" in f and until != "first":
+        ctx.fail(path + ("priority",), "priority says who of those who acted is applied in a reaction window: it "
+                 "needs until: first", "effect", key=True)
+    return priority
 
 
 def until_of(c, path, f, several):

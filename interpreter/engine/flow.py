@@ -122,13 +122,20 @@ class Step(Choose):
             return vm.ask(self.id, -1, ())
         env = frame[2]
         if self.when is not None and not self.when(g, env, None):
+            if self.looped:
+                g.stack.pop()   # the loop that asks it again (Again) is over
             return
         if self.players is not None:
             return Choose.run(self, vm, g, frame)
         # the common case, kept short: one player chooses among the actions' options
         p = g.current if self.own_player is None else as_player(g, self.own_player(g, env, None), "the step's player")
         options = self.listed(g, env, p)
-        return vm.ask(self.id, p, options) if options else None
+        if options and (not self.free or any(o[0] >= 0 and o[0] not in self.free for o in options)):
+            return vm.ask(self.id, p, options)
+        if self.looped:
+            # nothing to offer (actions to take at any time are only offered beside a step's own options)
+            g.stack.pop()
+        return None
 
 
 class EndChecks(Node):

@@ -12,7 +12,7 @@ block end that returns true stops the VM (generated code ran on to the next deci
 from __future__ import annotations
 
 from ..runtime.budget import kept
-from ..runtime.effects import loop_limit, loop_spent, snapshot
+from ..runtime.effects import MAX_LOOP, loop_limit, loop_spent, snapshot
 from ..runtime.values import as_player, as_players
 from .choices import joined
 
@@ -132,6 +132,40 @@ class ForEach(Node):
         frame[1] = 0
 
 
+class Again(Node):
+    """A decision asked again after each answer (`again:` on a step or a `choose`, and a step that offers
+    actions to take at any time): the decision is the only node of the block, which this loop runs again
+    until the decision lets its frame go (its chooser passed, it offered nothing, or the answer was not one
+    that asks again; see Choose.looped) or it was asked `limit` times. `stall`: the limit is the safety net
+    of `again: true`, and reaching it ends the game stalled, as a loop's `max` does; a limit the author
+    gave just ends the decision."""
+
+    loop = "effects"
+    waits = True
+
+    def __init__(self, body, limit, stall):
+        self.body, self.limit, self.stall = body, limit, stall
+
+    def where(self) -> str:
+        return f"({self.text} at {self.loc})"
+
+    def run(self, vm, g, frame):
+        env = frame[2]
+        limit = min(self.limit(g, env, None), MAX_LOOP)
+        if limit >= 1:
+            vm.push(self.body, env, self.id, [1, limit])
+
+    def block_end(self, vm, g, frame):
+        data = frame[4]
+        if data[0] >= data[1]:
+            g.stack.pop()
+            if self.stall:
+                vm.stall(f"a decision was asked again {data[1]} times without its chooser passing {self.where()}")
+            return
+        data[0] += 1
+        frame[1] = 0
+
+
 # decisions --------------------------------------------------------------------------------------------
 
 class Choose(Node):
@@ -144,6 +178,13 @@ class Choose(Node):
     seat order starting from a seat that moves on every turn (turn mod players), so that no seat
     always wins a race.
     """
+
+    # asked again (engine/nodes.py, Again): `again` after every answer but a pass; `free`, the indexes of the
+    # actions whose options ask again (actions to take at any time, beside a step's own)
+    again = False
+    free = frozenset()
+    looped = False
+    priority = "seat"   # in a reaction window, who of those who acted is applied: the first in seat order, or random
 
     def __init__(self, player, players, prompt, choice, body, actions, optional, secret=None, until="all"):
         self.player, self.players, self.prompt = player, players, prompt
@@ -178,6 +219,8 @@ class Choose(Node):
             options = self._options(g, env, p)
             if options:
                 return vm.ask(self.id, p, options)
+            if self.looped:
+                g.stack.pop()   # asked again, and nothing more to offer: the loop is over (Again)
             return
         # options are tuples: never changed, so clones can share them
         queue = [(p, tuple(self._options(g, env, p))) for p in as_players(g, self.players(g, env, None), "choosers")]
@@ -205,6 +248,8 @@ class Choose(Node):
             vm.rs.nodes[vm.rs.pick_node].start(vm, g, self, option, player)
             return
         if self.players is None:
+            if self.looped and not (option[0] >= 0 and (self.again or option[0] in self.free)):
+                g.stack.pop()   # a pass, or an answer that does not ask again: the loop is over (Again)
             self._apply(vm, frame[2], option, player, shared=True)
             return
         # the hold's data is never changed in place, but replaced: clones share it (see State.clone)
@@ -222,7 +267,8 @@ class Choose(Node):
             acted = sorted((c for c in data["chosen"] if c[1][0] >= 0), key=lambda c: (c[0] - first) % n)
             if not acted:
                 return
-            p, opt = acted[0]
+            # `priority: random`: whoever spoke first, as a draw among those who acted
+            p, opt = g.rng.choice(acted) if self.priority == "random" and len(acted) > 1 else acted[0]
             if vm.record:
                 vm.log_choice(self, p, opt, reacts=True)
             self._apply(vm, env, (opt[0], tuple(opt[1])), p, shared=False)
