@@ -241,3 +241,69 @@ def test_refill_from_is_refused_where_it_has_no_single_source():
     misspelt = OWN_DECK.replace("refill_from: used", "refill_from: usd")
     with _pytest.raises(RulesetError, match="there is no zone 'usd'"):
         load_text(misspelt, "own-deck.yaml")
+
+
+PICK = """
+name: lay
+players: {min: 2, max: 2}
+components:
+  card:
+    label: "{colour}"
+    in: deck
+    cards:
+      - {colour: red, points: 1, count: 2}
+      - {colour: red, points: 3, count: 1}
+      - {colour: blue, points: 2, count: 4}
+zones:
+  deck: {}
+  hand: {per_player: true, visibility: owner}
+  pile: {visibility: public}
+player_variables:
+  score: 0
+setup:
+  - deal: {from: deck, to: hand, count: 3}
+actions:
+  lay:
+    args:
+      cards: {pick: me.hand, min: 1, max: 2, ITEMS}
+    label: "lay {cards}"
+    do:
+      - move: {cards: cards, from: me.hand, to: pile}
+      - add: {me.score: sum(cards.points)}
+flow:
+  ends:
+    - when: count(me.hand) == 0
+  round:
+    turn:
+      steps: [lay]
+scoring:
+  parts: {score: me.score}
+"""
+
+
+@pytest.mark.parametrize("items, first, second", [
+    # P1 is dealt red 1, red 3, blue 2 (the deck in the order of the file, dealt round the table)
+    ("", ("red", "red", "blue"), ("red", "blue", "done")),
+    ("label: '{it} ({it.points})'", ("red (1)", "red (3)", "blue (2)"), ("red (3)", "blue (2)", "done")),
+    ("alike: it.colour", ("red", "blue"), ("red", "blue", "done")),
+    ("label: '{it} ({it.points})', alike: it.colour", ("red (1)", "blue (2)"), ("red (3)", "blue (2)", "done")),
+])
+def test_pick_items_can_be_labelled_and_alike_items_offered_once(items, first, second):
+    g = Game.new(load_text(PICK.replace(", ITEMS", ", " + items if items else ""), "lay.yaml"), 2, seed=0)
+    g.apply(0)                                   # lay 1 to 2 cards: now the picks
+    assert g.decision.options == first
+    g.apply(0)
+    assert g.decision.options == second
+    g.apply("done")
+    assert g.state.pvars["score"][0] == 1        # the first item offered was red 1
+
+
+def test_alike_items_offer_the_next_copy_once_one_is_picked():
+    deal = "  - deal: {from: deck, to: hand, count: 3}"
+    text = PICK.replace(deal, deal + "\n  - move: {from: deck, to: 'players[0].hand', count: all}")
+    g = Game.new(load_text(text.replace("ITEMS", "alike: '[it.colour, it.points]'"), "lay.yaml"), 2, seed=0)
+    # P1 holds red 1, red 3, blue 2 and the card left after the deal: another blue 2
+    g.apply(0)
+    assert g.decision.options == ("red", "red", "blue")        # red 1, red 3, and one blue 2 of two
+    g.apply(2)
+    assert g.decision.options == ("red", "red", "blue", "done")   # another blue 2 may still be picked

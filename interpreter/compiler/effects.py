@@ -9,7 +9,7 @@ from ..errors import did_you_mean
 from ..expr.compiler import ELEMENT, KIND_WORDS, Scope
 from .context import Abort, Context, valid_name
 
-SUBSET_FIELDS = ("pick", "count", "min", "max")
+SUBSET_FIELDS = ("pick", "count", "min", "max", "label", "alike")
 
 
 class EffectCompiler:
@@ -167,5 +167,11 @@ class EffectCompiler:
             high = ctx.expr(path + ("max",), inner, random_ok=False) if "max" in spec \
                 else (lambda g, e, it: len(domain(g, e, it)))
         noun = {"cards": "cards", "players": "players"}.get(domain.kind, "items")
+        subset = Subset(arg, domain, low, high, noun)
+        item = Scope(dict(inner.locals), ELEMENT.get(domain.kind, "any"))   # `it`: one item of the domain
+        if "label" in spec:
+            subset.label = ctx.template(path + ("label",), item)
+        if "alike" in spec:
+            subset.alike = ctx.expr(path + ("alike",), item, random_ok=False)
         inner.locals[arg] = domain.kind if domain.kind in ("cards", "players") else "list"
-        return Subset(arg, domain, low, high, noun)
+        return subset

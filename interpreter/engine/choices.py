@@ -15,6 +15,9 @@ EMPTY: dict = {}   # the environment of an action offered by a step (generated o
 class Subset:
     """An argument that is several items of a domain (`{pick: me.hand, count: 3}`), chosen one at a time."""
 
+    label = None   # a Template with `it` = the item: how each item shows in a pick (default: the item itself)
+    alike = None   # an expression of `it`: items it gives equal values for are offered once in a pick
+
     def __init__(self, name, domain, low, high, noun):
         self.name, self.domain, self.low, self.high, self.noun = name, domain, low, high, noun
 
@@ -109,9 +112,18 @@ class Choice:
         lo, hi = sub.bounds(g, env)
         out = []
         if len(partial) < hi:
+            alike, seen = sub.alike, []
             for x in sub.domain(g, env, None):
-                if x not in partial and self.completable(g, env, j, partial + [x]):
+                if x in partial:
+                    continue
+                if alike is not None:
+                    same = alike(g, env, x)
+                    if same in seen:
+                        continue   # an item alike to one offered already
+                if self.completable(g, env, j, partial + [x]):
                     out.append((0, (x,)))
+                    if alike is not None:
+                        seen.append(same)
         if len(partial) >= lo and self.closed(g, env, j, partial):
             out.append((-2, ()))
         return out
@@ -182,7 +194,7 @@ class Template:
         """The text; a hole that reads a name of `pending` shows that name's stand-in text instead."""
         return joined(self.pieces(vm, g, env, pending), vm.format)
 
-    def pieces(self, vm, g, env, pending=None, counts=None) -> tuple:
+    def pieces(self, vm, g, env, pending=None, counts=None, it=None) -> tuple:
         """The text as pieces: its literal parts, and the values of its holes with their kinds (the words
         are made by `joined`, now or when the log is read). A hole that reads a subset not picked yet
         shows its stand-in (`pending`: '1 to 3 cards'), or, when it is `count(subset)`, how many it will
@@ -199,7 +211,7 @@ class Template:
                     else:
                         out.append(" ".join(pending[n] for n in pending if n in part.locals_used))
                 else:
-                    value = part(g, env, None)
+                    value = part(g, env, it)
                     if type(value) is list:
                         spend(g, len(value))
                         value = snapshot(value)   # a zone is a live list: its cards as they are now

@@ -9,6 +9,7 @@ nothing more than the list of decisions.
 """
 from __future__ import annotations
 
+from .choices import joined
 from .nodes import Node
 
 DONE = -2
@@ -85,7 +86,15 @@ class Pick(Node):
         return False   # the whole option is logged once it is complete
 
     def label(self, vm, g, player, option):
-        return "done" if option[0] == DONE else vm.format(option[1][0])
+        if option[0] == DONE:
+            return "done"
+        frame = g.stack[-1]
+        data = frame[4]
+        choice = self._choice(vm, data)
+        sub = choice.subsets[len(data["args"]) - len(choice.arg_names)]
+        if sub.label is None:
+            return vm.format(option[1][0])
+        return joined(sub.label.pieces(vm, g, self._env(vm, g, frame, player), it=option[1][0]), vm.format)
 
     def prompt_text(self, vm, g, pending):
         frame = g.stack[-1]
