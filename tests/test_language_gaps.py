@@ -307,3 +307,68 @@ def test_alike_items_offer_the_next_copy_once_one_is_picked():
     assert g.decision.options == ("red", "red", "blue")        # red 1, red 3, and one blue 2 of two
     g.apply(2)
     assert g.decision.options == ("red", "red", "blue", "done")   # another blue 2 may still be picked
+
+
+TRICK = """
+name: trick
+players: {min: 2, max: 2}
+components:
+  card:
+    label: "{suit} {rank}"
+    in: deck
+    cards:
+      - {suit: red, rank: 1}
+      - {suit: red, rank: 2}
+      - {suit: blue, rank: 1}
+      - {suit: blue, rank: 2}
+zones:
+  deck: {visibility: hidden}
+  hand: {per_player: true, visibility: owner}
+  table: {visibility: public}
+  won: {per_player: true, visibility: hidden}
+setup:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 2}
+actions:
+  play:
+    args: {card: me.hand}
+    label: "play {card}"
+    do:
+      - move: {cards: '[card]', from: me.hand, to: table}
+      - if: count(table) == 2
+        then:
+          - move: {from: table, to: me.won, count: all}
+flow:
+  ends:
+    - when: count(me.hand) == 0 and count(next(me).hand) == 0
+  round:
+    turn:
+      steps: [play]
+scoring:
+  parts: {won: count(me.won)}
+"""
+
+
+def test_a_card_shown_face_up_is_named_although_it_ends_the_step_out_of_sight():
+    # the second card of a trick is played to the open table, and the trick is gathered face down in the
+    # same step: everyone saw the card on the table, so everyone reads which card was played
+    g = Game.new(load_text(TRICK, "trick.yaml"), 2, seed=0)
+    while g.state.result is None:
+        g.apply(0)
+    for reader in (0, None):
+        lines = story(g, reader)
+        assert "turn 2 P2: play red 1" in lines and "turn 4 P2: play blue 2" in lines
+        assert not any("play a card" in line for line in lines)
+    # and the same once saved and restored
+    again = Game.from_json(g.rs, g.to_json())
+    assert "turn 2 P2: play red 1" in story(again, 0)
+
+
+def test_a_card_that_never_shows_stays_a_card_in_the_others_story():
+    # played from the hand straight into the face-down pile: nobody else saw it
+    text = TRICK.replace("      - move: {cards: '[card]', from: me.hand, to: table}",
+                         "      - move: {cards: '[card]', from: me.hand, to: me.won}")
+    g = Game.new(load_text(text, "trick.yaml"), 2, seed=0)
+    g.apply(0)
+    g.apply(0)
+    assert "turn 2 P2: play a card" in story(g, 0) and "turn 2 P2: play red 1" in story(g, 1)

@@ -431,13 +431,35 @@ class Game:
         secret = False if reacts else node.secret
         cards = () if secret else cards_in(pieces)
         record = ["choice", int(player), "reacts" if reacts else g.turn, pieces, secret, places(g, cards), None]
-        self._choice_logs.append((len(g.log), record, cards))
+        self._choice_logs.append((len(g.log), record, cards, {}))
         g.log.append(None)    # its place, filled in by _finish_choice_logs
+
+    def passing(self, slot: int, cards, first: int) -> None:
+        """Cards were moved to `slot` (the first of them now at position `first`) while a choice's line waits
+        for the choice to take effect: a card it names that a seat sees where it now lies was shown to that
+        seat, even if it moves out of sight later in the same step (a card played face up, then gathered
+        face down with its trick). Called by the runtime's moves when the game records."""
+        g = self.state
+        z, owner, _ = g.layout.owner_of(slot)
+        if z is None:
+            return
+        levels = [z.level(q, owner) for q in range(g.n)]
+        for _, _, named, seen in self._choice_logs:
+            for i, c in enumerate(cards):
+                if c in named:
+                    for q, level in enumerate(levels):
+                        if level == "cards" or (level == "top" and first + i == 0):
+                            seen.setdefault(int(c), set()).add(q)
 
     def _finish_choice_logs(self) -> None:
         g = self.state
-        for at, record, cards in self._choice_logs:
-            record[6] = places(g, cards)
+        for at, record, cards, seen in self._choice_logs:
+            after = places(g, cards)
+            if seen:
+                # the seats a card was shown to in passing count as seats it was shown to (present/log.py)
+                after = tuple((c, slot, i, tuple(sorted(set(shown) | seen.get(c, set()))))
+                              for c, slot, i, shown in after)
+            record[6] = after
             g.log[at] = tuple(record)
         self._choice_logs.clear()
 

@@ -6,7 +6,8 @@ A record is a tuple that starts with its kind:
 - ("choice", seat, head, pieces, secret, before, after): a choice, its label as pieces (see below); head
   is the turn it was made in, or "reacts" (the first to act in a reaction window); for the lines that
   mask cards some other player may not know, `before` and `after` tell where each card the label names
-  lay before the choice and once it had taken effect (`places`);
+  lay before the choice and once it had taken effect (`places`; in `after`, the seats a card was shown to
+  include those who saw it where a move took it while the choice took effect);
 - ("line", readers, pieces, places): a `log` effect's line (readers: a tuple of seats, or None for
   everyone; for everyone, where the cards it names lay, so that each reader is told only those they may
   see);

@@ -5,8 +5,10 @@ never while the game runs, and once per game object (`entries` keeps what it mad
 everyone reads, [readers, text] for some players only, or [readers, text, the others' text] for a line
 that names cards some readers may not know: the chooser of a choice, and every player who could see each
 card it names, read them; the other players and an onlooker (the watch link) read "a card" in their
-place. A choice's card counts as seen where it lay before the choice or where it lies once the choice
-has taken effect (a card laid face up is public, a card offered from a hand is not); the card of a line
+place. A choice's card counts as seen where it lay before the choice, where it lies once the choice
+has taken effect (a card laid face up is public, a card offered from a hand is not), or anywhere it was
+moved to while the choice took effect (a card played to the open table, then gathered face down with its
+trick: the engine counts the seats that saw it there as seats it was shown to); the card of a line
 that everyone reads (a `log` without `to`), where it lay when the line was written. A line whose readers
 the ruleset names (`to`, a reveal's line) tells them what it says.
 """
