@@ -617,3 +617,45 @@ def test_a_mismatch_knows_where_it_was_written():
     result = run_scenario(FAILING / "wrong-zone-expectation.yaml")
     (failure,) = result.failures
     assert (failure.step, failure.location.line, failure.location.col, failure.located) == (2, 14, 15, False)
+
+
+POKER = """ruleset: forehead-poker
+players: 3
+seed: 1
+setup:
+  current: P1
+  zones:
+    P1.crown: [sun 3]
+    P2.crown: [star 9]
+    P3.crown: [moon 5]
+steps:
+  - P1: back P2's crown (1 chip)
+  - expect:
+      view P2:
+"""
+
+
+@pytest.mark.parametrize("expect, message", [
+    ("P2.crown: {count: 1}", None),                        # the tokens on the backs are not checked unless given
+    ("P2.crown: {count: 1, backs: [{backers: [P1]}]}", None),
+    ("P1.crown: [{card: sun 3, backers: []}]", None),
+    ("P1.crown: {sorted: [sun 3]}", None),
+    ("P1.crown: {excludes: [{card: sun 3, backers: [P2]}]}", None),
+    ("P2.crown: {count: 1, backs: [{backers: []}]}",
+     "step 2: expected view P2 of P2.crown = {count: 1, backs: [{backers: []}]}, "
+     "found {count: 1, backs: [{backers: [P1]}]}"),
+    ("P1.crown: [{card: sun 3, backers: [P2]}]",
+     "step 2: expected view P2 of P1.crown = [{card: sun 3, backers: [P2]}], found [{card: sun 3, backers: []}]"),
+    ("P1.crown: {includes: [{card: sun 3, backers: [P3]}]}",
+     "step 2: expected view P2 of P1.crown to include [{card: sun 3, backers: [P3]}], "
+     "found [{card: sun 3, backers: []}]"),
+    ("P1.crown: [{card: sun 3, backrs: []}]",
+     "step 2: a card with its variables is written {card: label, variable: value...}; the ruleset has no card "
+     "variable 'backrs' (it has backers)"),
+])
+def test_views_of_cards_that_carry_card_variables(tmp_path, expect, message):
+    result = run_scenario(write(tmp_path, POKER + "        " + expect + "\n"))
+    if message is None:
+        assert result.passed, result.failures
+    else:
+        assert not result.passed and any(message in f for f in result.failures), result.failures

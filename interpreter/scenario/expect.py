@@ -13,7 +13,8 @@ from .words import (ScenarioError, differs, expand, mapping, players_prefix, sam
 MATCHERS = ("sorted", "count", "includes", "excludes")
 PLAYER_KEY = re.compile(r"(options|view) (P\d+)$")
 LOG_KEYS = ("log contains", "log lacks")
-SEEN = ("count", "top", "hidden", "known")   # what a view shows of a zone whose cards a player cannot see
+# what a view shows of a zone whose cards a player cannot see ("backs": the public card variables on them)
+SEEN = ("count", "top", "hidden", "known", "backs")
 # (known: [[position, card], ...], the cards of it the player was shown by a reveal)
 
 
@@ -101,12 +102,14 @@ def view(run, p: int, want, path: tuple) -> None:
         found, ordered = seen_of(run, seen, str(key), where)
         what = f"view {who} of {key}"
         if isinstance(value, dict) and set(value) <= set(SEEN) and value:
-            if "count" in value and not value.keys() <= {"count", "top", "known"}:
+            if "count" in value and not value.keys() <= {"count", "top", "known", "backs"}:
                 raise ScenarioError("in a view, {count: n} means that only the number is seen; it does not go "
                                     "with hidden", where)
             want_seen = {k: expand(v, where + (k,)) if k == "top" else v for k, v in value.items()}
+            if isinstance(found, dict) and "backs" not in want_seen:
+                found = {k: v for k, v in found.items() if k != "backs"}   # the tokens on the backs: unchecked
             if not isinstance(found, dict) or found.keys() != want_seen.keys() \
-                    or not all(same(found[k], want_seen[k]) for k in found):
+                    or not all(fits(found[k], want_seen[k]) for k in found):
                 run.fail(differs(what, want_seen, found), where)
         elif isinstance(found, dict) and (isinstance(value, list) or isinstance(value, dict)):
             run.fail(differs(what, value, found), where)
@@ -174,15 +177,62 @@ def evaluate(run, key: str, path: tuple):
         raise ScenarioError(f"'{key}' cannot be evaluated: {exc}", path, key=True) from None
 
 
+def carded(found) -> bool:
+    """A view's list of cards that carry card variables: each is a map {card: label, variable: value...}."""
+    return isinstance(found, list) and any(isinstance(f, dict) and "card" in f for f in found)
+
+
+def fits(found, want) -> bool:
+    """`same`, where a card of a view that carries card variables ({card: red 3, mark: 2}) is written by its
+    label alone (its variables unchecked) or as a map of its label and some of its variables."""
+    if isinstance(found, list) and isinstance(want, list):
+        return len(found) == len(want) and all(map(fits, found, want))
+    if isinstance(found, dict) and "card" in found:
+        if isinstance(want, dict):
+            return "card" in want and all(k in found and same(found[k], v) for k, v in want.items())
+        return same(found["card"], want)
+    return same(found, want)
+
+
+def unmatched(found: list, wants: list) -> list:
+    """The wanted cards that no card of `found` answers, each found card answering one (the wants that say
+    most are matched first)."""
+    free = list(found)
+    left = []
+    for w in sorted(wants, key=lambda w: -len(w) if isinstance(w, dict) else 0):
+        i = next((i for i, f in enumerate(free) if fits(f, w)), None)
+        if i is None:
+            left.append(w)
+        else:
+            del free[i]
+    return left
+
+
+def card_maps(run, wants, path) -> None:
+    """A card written as a map names its label (`card`) and only card variables of the ruleset."""
+    names = set(run.game.rs.card_vars)
+    for w in wants:
+        if isinstance(w, dict):
+            bad = [k for k in w if k != "card" and k not in names]
+            if "card" not in w or bad:
+                raise ScenarioError("a card with its variables is written {card: label, variable: value...}"
+                                    + (f"; the ruleset has no card variable '{bad[0]}'" if bad else "")
+                                    + (f" (it has {', '.join(sorted(names))})" if bad and names else ""), path)
+
+
 def compare(run, what: str, want, found, path: tuple) -> None:
     """One expectation: a value, or any of {sorted: [...], count: n, includes: [...], excludes: [...]}."""
     if not isinstance(want, dict):
         want = expand(want) if isinstance(want, list) else want
-        if not same(found, want):
+        if isinstance(want, list):
+            card_maps(run, want, path)
+        if not fits(found, want):
             run.fail(differs(what, want, found), path)
         return
     if not isinstance(found, list):
         raise ScenarioError(f"{what} is {show(found)}, not a list: {', '.join(MATCHERS)} do not apply", path)
+    if carded(found):
+        return compare_cards(run, what, want, found, path)
     for how, value in mapping(want, path, MATCHERS, what).items():
         if how == "count":
             if len(found) != value:
@@ -198,3 +248,23 @@ def compare(run, what: str, want, found, path: tuple) -> None:
             run.fail(f"expected {what} to include {show(missing)}, found {show(found)}", path)
         elif how == "excludes" and present:
             run.fail(f"expected {what} not to include {show(present)}, found {show(found)}", path)
+
+
+def compare_cards(run, what: str, want: dict, found: list, path: tuple) -> None:
+    """The matchers on a view's cards that carry card variables (see `fits`)."""
+    for how, value in mapping(want, path, MATCHERS, what).items():
+        if how == "count":
+            if len(found) != value:
+                run.fail(f"expected {what} to hold {show(value)}, found {len(found)}: {show(found)}", path)
+            continue
+        value = expand(value, path + (how,))
+        card_maps(run, value, path + (how,))
+        missing = unmatched(found, value)
+        if how == "sorted" and (missing or len(found) != len(value)):
+            run.fail(f"expected {what} in any order = {show(value)}, found {show(found)}", path)
+        elif how == "includes" and missing:
+            run.fail(f"expected {what} to include {show(missing)}, found {show(found)}", path)
+        elif how == "excludes":
+            present = [w for w in value if any(fits(f, w) for f in found)]
+            if present:
+                run.fail(f"expected {what} not to include {show(present)}, found {show(found)}", path)
