@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter import Game, load_text
+from interpreter import Game, GameError, RulesetError, load_text
 from interpreter.present.narrate import story
 
 LEADER = """
@@ -372,3 +372,81 @@ def test_a_card_that_never_shows_stays_a_card_in_the_others_story():
     g.apply(0)
     g.apply(0)
     assert "turn 2 P2: play a card" in story(g, 0) and "turn 2 P2: play red 1" in story(g, 1)
+
+
+KINDS = """
+name: kinds
+players: {min: 2, max: 2}
+components:
+  card:
+    label: "c{value}"
+    in: deck
+    cards:
+      - {value: 1, count: 6}
+zones:
+  deck: {}
+  pile: {visibility: public}
+variables:
+  n: 0
+card_variables:
+  mark: 0
+functions:
+  tag:
+    args: [c]
+    value: '"mark " + c.mark'
+actions:
+  play:
+    args: {card: deck}
+    label: "play {tag(card)}"
+    do:
+      - move: {cards: '[card]', from: deck, to: pile}
+      - log: "{n}"
+SETS
+flow:
+  ends:
+    - when: count(deck) == 0
+  round:
+    turn:
+      steps: [play]
+"""
+
+
+def test_a_kind_error_in_a_function_only_a_label_calls_is_told_at_load_in_the_function():
+    text = KINDS.replace("SETS\n", "")
+    with pytest.raises(RulesetError) as err:
+        load_text(text, "kinds.yaml")
+    d = err.value.diagnostics[0]
+    assert d.code == "kind" and d.message == ("in function 'tag': '+' adds two numbers or joins two texts: this "
+                                              "is a text and the other side a number")
+    assert (d.location.line, d.location.col) == (20, 13)            # the function's own text
+    assert "'tag' is called so at kinds.yaml:24:19" in d.hint and "text(number)" in d.hint
+
+
+@pytest.mark.parametrize("sets, loads", [
+    ("", False),                                                        # never set: always its number
+    ("      - add: {card.mark: 2}", False),                             # only numbers added
+    ("      - set: {card.mark: count(pile)}", False),                   # only numbers given
+    ("      - set: {card.mark: '\"x\"'}", True),                        # a text too: may hold anything
+    ("      - set: {card.mark: first(deck).value}", True),              # an attribute: unknown at load
+])
+def test_a_variable_holds_the_kind_of_its_start_only_when_every_set_agrees(sets, loads):
+    text = KINDS.replace("SETS\n", sets + "\n" if sets else "")
+    if loads:
+        assert load_text(text, "kinds.yaml").name == "kinds"
+    else:
+        with pytest.raises(RulesetError, match="in function 'tag'"):
+            load_text(text, "kinds.yaml")
+
+
+def test_a_label_that_fails_at_run_time_names_the_function_and_the_scenario_step(tmp_path):
+    from interpreter.scenario import run_scenario
+    rules = tmp_path / "kinds.yaml"
+    rules.write_text(KINDS.replace("SETS\n", "      - set: {card.mark: '\"x\"'}\n"), encoding="utf-8")
+    game = Game.new(load_text(rules.read_text(), str(rules)), 2, seed=1)
+    with pytest.raises(GameError, match="in function 'tag': '[+]' adds numbers or joins two texts"):
+        game.decision
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("ruleset: kinds.yaml\nplayers: 2\nseed: 1\nsteps:\n  - expect:\n      current: P1\n"
+                        "  - P1: play mark 0\n", encoding="utf-8")
+    failures = run_scenario(scenario).failures
+    assert len(failures) == 1 and failures[0].startswith("step 2: the options of the decision cannot be shown: ")

@@ -423,7 +423,8 @@ def test_a_prompt_that_fails_is_located():
 
 
 def test_a_log_line_that_fails_is_located_and_the_choice_is_undone():
-    text = hostile(do="      - log: 'took {t / 2}'")
+    # t starts as a text and is set to a number too: what it holds is known only when the line is written
+    text = hostile(do="      - log: 'took {t / 2}'\n      - set: {t: x}")
     game = Game.new(load_text(text, "hostile.yaml"), 2, seed=1)
     before = game.to_json()
     with pytest.raises(GameError) as info:
@@ -431,6 +432,15 @@ def test_a_log_line_that_fails_is_located_and_the_choice_is_undone():
     assert str(info.value).startswith(f"hostile.yaml:{line_of(text, '- log:')}:")
     assert "'/' divides numbers, not a text and a number" in str(info.value)
     assert game.to_json() == before
+
+
+def test_a_variable_that_always_holds_a_text_is_divided_only_by_mistake_refused_at_load():
+    text = hostile(do="      - log: 'took {t / 2}'")   # t is "ab" and nothing sets it
+    with pytest.raises(RulesetError) as info:
+        load_text(text, "hostile.yaml")
+    d = info.value.diagnostics[0]
+    assert d.code == "kind" and d.message == "'/' needs numbers, but this is a text"
+    assert d.location.line == line_of(text, "- log:")
 
 
 # Winners are players of the game -----------------------------------------------------------------------

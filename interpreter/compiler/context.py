@@ -102,7 +102,7 @@ class Context:
                     text.count("(") > text.count(")") or text.count("[") > text.count("]")):
                 # `{cards: f(a, b)}` in YAML: the comma ended the value at `f(a`.
                 hint = "inside { }, a comma ends a value: put quotes around an expression that contains a comma"
-            self.fail(path, exc.message, exc.code, hint, offset=exc.offset)
+            self.expr_error(path, exc, hint, exc.offset)
         compiled.loc = self.source.location(tuple(path))
         if compiled.uses_random and not random_ok:
             self.fail(path, "random() and sample() draw from the game's generator and may be used in effects "
@@ -149,7 +149,19 @@ class Context:
         try:
             return compile_zone(text, self.names, scope)
         except ExprError as exc:
-            self.fail(path, exc.message, exc.code, exc.hint, offset=exc.offset)
+            self.expr_error(path, exc, exc.hint, exc.offset)
+
+    def expr_error(self, path, exc, hint, offset):
+        """Fail with an expression's error at `path` (`offset`: its column there); an error inside a function,
+        with the values of this call, is told in the function, where it is written, naming the call."""
+        inside = getattr(exc, "inside", None)
+        if inside is not None and inside[0] is not None:
+            fpath, at, fname = inside
+            called = self.source.location(tuple(path), offset)
+            where = f"{called}: {called.source_line.strip()}" if called.line else str(called)
+            self.fail(fpath, exc.message, exc.code, (f"{hint}; " if hint else "") + f"'{fname}' is called so at {where}",
+                      offset=at)
+        self.fail(path, exc.message, exc.code, hint, offset=offset)
 
     def template(self, path, scope: Scope | None = None, random_ok: bool = False) -> Template:
         """Compile a text with `{expression}` holes."""
@@ -170,7 +182,7 @@ class Context:
             try:
                 part = compile_expr(text[start + 1:end], self.names, scope)
             except ExprError as exc:
-                self.fail(path, exc.message, exc.code, exc.hint, offset=start + 1 + exc.offset)
+                self.expr_error(path, exc, exc.hint, start + 1 + exc.offset)
             if part.uses_random and not random_ok:
                 self.fail(path, "random() and sample() may not be used in a text", "random-outside-effect",
                           offset=start + 1)

@@ -104,7 +104,8 @@ class NamesBuilder:
                     tree = parse(str(text) if not isinstance(text, bool) else str(text).lower())
                 except ExprError as exc:
                     ctx.fail(vpath, exc.message, exc.code, exc.hint, offset=exc.offset)
-                ctx.names.functions[name] = UserFunction(name, tuple(args), str(text), tree)
+                ctx.names.functions[name] = UserFunction(name, tuple(args), str(text), tree,
+                                                         vpath if isinstance(spec, dict) else path)
             except Abort:
                 continue
         for name, uf in ctx.names.functions.items():

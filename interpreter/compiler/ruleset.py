@@ -49,8 +49,46 @@ def compile_ruleset(source) -> Ruleset:
     except Abort:
         rs = None
     ctx.check()
+    check_kinds(source, data, held_kinds(builder))
     generate_code(ctx, rs)
     return rs
+
+
+SCALARS = {int: "int", str: "str", bool: "bool"}
+
+
+def held_kinds(builder) -> dict:
+    """The variables that always hold the kind of their starting value: a number, a text or true/false that
+    every `set` of the ruleset gives a value of the same kind (and only numbers are added to) -> (var, pvar
+    or cvar, name) -> kind. A variable given something else anywhere, or something of a kind unknown at load
+    (an attribute, a parameter of mixed values), may hold anything."""
+    names = builder.ctx.names
+    out = {}
+    for kind, table in (("var", builder.global_vars), ("pvar", builder.player_vars), ("cvar", names.card_vars)):
+        for name, value in table.items():
+            held = SCALARS.get(type(value))
+            if held is None:
+                continue
+            given = names.assigned.get((kind, name), set())
+            if given <= ({held, "add"} if held == "int" else {held}):
+                out[(kind, name)] = held
+    return out
+
+
+def check_kinds(source, data, kinds: dict) -> None:
+    """Compile the ruleset once more, with each variable of `kinds` read as the kind it always holds: a
+    value used as a kind it can never be (a text joined to a number variable, in a function only a label
+    calls) is then an error at load, told where it is written. The first compile stands (its nodes and
+    blocks); this one only looks for such errors."""
+    if not kinds:
+        return
+    ctx = Context(source)
+    ctx.names.var_kinds = kinds
+    try:
+        _Builder(ctx, data).build()
+    except Abort:
+        pass
+    ctx.check()
 
 
 def generate_code(ctx: Context, rs: Ruleset) -> None:

@@ -6,7 +6,7 @@ from itertools import combinations
 from ..errors import GameError
 from ..runtime.budget import MAX_TEXT, spend
 from ..runtime.effects import snapshot
-from ..runtime.operators import translate
+from ..runtime.operators import in_function, translate
 
 MAX_COMPLETION_CHECKS = 20_000   # conditions tried to see whether a partial pick can still be completed
 EMPTY: dict = {}   # the environment of an action offered by a step (generated option lists only read it)
@@ -219,10 +219,10 @@ class Template:
         except GameError as exc:
             if getattr(exc, "located", False) or self.loc is None:
                 raise
-            raise located(GameError(f"{self.loc}: {exc}", exc.code)) from None
+            raise located(GameError(f"{self.loc}: {in_function(exc)}{exc}", exc.code)) from None
         except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError, RecursionError) as exc:
             raise located(GameError(f"{self.loc or '?'}: ruleset error in the text '{self.text}': "
-                                    f"{translate(exc)}", "runtime")) from None
+                                    f"{in_function(exc)}{translate(exc)}", "runtime")) from None
         return tuple(out)
 
 

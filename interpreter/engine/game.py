@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from ..errors import GameError, IllegalChoice
 from ..runtime.budget import MAX_OPTIONS, MAX_STEP_ITEMS, MAX_STEP_NODES, spend
 from ..runtime.effects import MAX_STACK
-from ..runtime.operators import translate
+from ..runtime.operators import in_function, translate
 from ..runtime.values import ELEMENT, PLAYERS, Card, Player, as_players
 from .limits import in_loop, over_nodes
 from .records import cards_in, places, readers
@@ -381,14 +381,14 @@ class Game:
                     and not getattr(exc, "located", False):
                 return in_loop(self, self.state.stack, exc, node.loc, loop)
             if node is not None and node.loc is not None and not getattr(exc, "located", False):
-                located = GameError(f"{node.loc}: {exc}", exc.code)
+                located = GameError(f"{node.loc}: {in_function(exc)}{exc}", exc.code)
                 located.located = True
                 return located
             return exc
         node = node.origin(exc) if node is not None else None
         where = node.loc if node is not None and node.loc is not None else "?"
-        located = GameError(f"{where}: ruleset error in '{getattr(node, 'text', '')}': {translate(exc)}",
-                            "runtime")
+        located = GameError(f"{where}: ruleset error in '{getattr(node, 'text', '')}': {in_function(exc)}"
+                            f"{translate(exc)}", "runtime")
         located.located = True
         return located
 

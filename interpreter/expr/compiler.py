@@ -48,7 +48,8 @@ class Names:
     param_values: dict = field(default_factory=dict)     # parameter -> every value it may take (tables, choices)
     param_kinds: dict = field(default_factory=dict)      # parameter -> the kind all its values have, if one
     visible: dict = field(default_factory=dict)          # variable -> public, owner or nobody
-    assigned: dict = field(default_factory=dict)         # (var or pvar, name) -> kinds its `set`s assign
+    assigned: dict = field(default_factory=dict)         # (var, pvar or cvar, name) -> kinds its `set`s assign
+    var_kinds: dict = field(default_factory=dict)        # (var, pvar or cvar, name) -> the kind it always holds
     functions: dict = field(default_factory=dict)        # the ruleset's own functions: name -> UserFunction
     used: set = field(default_factory=set)                 # (kind, name) pairs seen, for lint
     calling: list = field(default_factory=list)            # functions being compiled (to refuse recursion)
@@ -67,6 +68,7 @@ class UserFunction:
     args: tuple
     text: str
     tree: object = None
+    path: tuple | None = None   # where its expression is written (for an error inside it)
 
 
 @dataclass
@@ -371,7 +373,7 @@ class _Compiler:
         if name in n.card_vars and s.it in ("card", "any"):
             n.used.add(("cvar", name))
             self.reads.add(("cvar", name))
-            return f"g.cvars[{key(name)}][{s.it_var}]", "any"
+            return f"g.cvars[{key(name)}][{s.it_var}]", n.var_kinds.get(("cvar", name), "any")
         if name in n.shared_zones:
             n.used.add(("zone", name))
             return f"g.zones[{int(n.shared_zones[name])}]", "cards"
@@ -381,7 +383,7 @@ class _Compiler:
         if name in n.global_vars:
             n.used.add(("var", name))
             self.reads.add(("var", name))
-            return f"g.vars[{key(name)}]", "any"
+            return f"g.vars[{key(name)}]", n.var_kinds.get(("var", name), "any")
         if name in n.params:
             n.used.add(("param", name))
             return f"g.params[{key(name)}]", n.param_kinds.get(name, "any")
@@ -440,7 +442,9 @@ class _Compiler:
                 self.fail(f"'{name}' is a card variable, but this is a {kind}", tok, code="type")
             n.used.add(("cvar", name))
             self.reads.add(("cvar", name))
-            return f"R_card_var(g, {key(name)}, {base})", ("values" if kind in ("cards", "list", "groups") else "any")
+            return f"R_card_var(g, {key(name)}, {base})", ("values" if kind in ("cards", "list", "groups")
+                                                           else "any" if kind != "card"
+                                                           else n.var_kinds.get(("cvar", name), "any"))
         if name in n.player_zones or name in n.player_families:
             if kind in ("card", "cards", "int", "str", "bool"):
                 self.fail(f"'{name}' is a zone of each player, but this is a {kind}", tok, code="type")
@@ -459,9 +463,10 @@ class _Compiler:
                 self.fail(f"'{name}' is a variable of each player, but this is a {kind}", tok, code="type")
             n.used.add(("pvar", name))
             self.reads.add(("pvar", name))
+            held = n.var_kinds.get(("pvar", name), "any")
             if kind == "player":
-                return f"g.pvars[{key(name)}][{base}]", "any"
-            return f"R_player_var(g, {key(name)}, {base})", "any"
+                return f"g.pvars[{key(name)}][{base}]", held
+            return f"R_player_var(g, {key(name)}, {base})", held if kind != "players" else "any"
         known = set(n.card_attrs) | set(n.card_vars) | set(n.player_zones) | set(n.player_families) | n.player_vars
         self.fail(f"unknown attribute '{name}'", tok, did_you_mean(name, known), code="unknown-name")
 
@@ -534,6 +539,9 @@ class _Compiler:
         """Arithmetic is on numbers: a player or a card is not one (their seat or id is not a value), nor a
         list; `+` also joins two texts or two lists, but never one of them and a number (`other`: the kind
         of the other side)."""
+        if op == "+" and other == "int" and kind == "str":
+            self.fail("'+' adds two numbers or joins two texts: this is a text and the other side a number", node,
+                      "text(number) turns a number into text, as in \"score \" + text(me.score)", code="kind")
         if kind in ENTITIES or (kind in ("str", "bool") and op != "+") or (kind in LIST_KINDS and op != "+") \
                 or (other == "int" and (kind == "str" or kind in LIST_KINDS)):
             self.fail(f"'{op}' needs numbers, but this is a {KIND_WORDS.get(kind, kind)}", node, code="kind")
@@ -770,12 +778,18 @@ class _Compiler:
             body, kind = inner.compile(uf.tree, body_scope)
         except ExprError as exc:
             message = exc.message if exc.message.startswith("in function") else f"in function '{uf.name}': {exc.message}"
-            self.fail(message, tok, exc.hint, code=exc.code)
+            err = ExprError(message, _offset(tok), exc.hint, exc.code)
+            # the innermost function's text, where the error is: the context tells it there (compiler/context.py)
+            # (not for the calls' own limits, told where the chain of calls starts)
+            if exc.code not in ("too-large", "recursion"):
+                err.inside = getattr(exc, "inside", None) or (uf.path, exc.offset, uf.name)
+            raise err from None
         finally:
             stack.pop()
         self.uses_random = self.uses_random or inner.uses_random
         self.reads |= inner.reads
         helper = self.ns.fresh_global("U_" + uf.name)
+        self.ns.values.setdefault("__functions__", {})[helper] = uf.name   # for errors (runtime/operators.py)
         self.ns.defs.append(f"def {helper}(g, me, {', '.join(params)}):\n    return {body}\n\n\n"
                             if params else f"def {helper}(g, me):\n    return {body}\n\n\n")
         me = s.py.get("me") or "e.get('me')"

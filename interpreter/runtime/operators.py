@@ -129,14 +129,29 @@ ERRORS = (GameError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionEr
           OverflowError, RecursionError)
 
 
+def in_function(exc) -> str:
+    """'in function 'f': ' when `exc` was raised inside one of the ruleset's functions (the innermost), else ''.
+    Each call of a function is a generated helper (expr/compiler.py, _user_call) that its module's table
+    `__functions__` names."""
+    name, tb = None, exc.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        found = frame.f_globals.get("__functions__")
+        if found is not None and frame.f_code.co_name in found:
+            name = found[frame.f_code.co_name]
+        tb = tb.tb_next
+    return "" if name is None or str(exc).startswith("in function") else f"in function '{name}': "
+
+
 def located(exc, expr) -> GameError:
     """`exc`, raised while the compiled expression `expr` ran, told at the expression: its location, then
     the error in the author's words."""
     if isinstance(exc, GameError):
         if getattr(exc, "located", False) or expr.loc is None:
             return exc
-        out = GameError(f"{expr.loc}: {exc}", exc.code)
+        out = GameError(f"{expr.loc}: {in_function(exc)}{exc}", exc.code)
     else:
-        out = GameError(f"{expr.loc or '?'}: ruleset error in '{expr.text}': {translate(exc)}", "runtime")
+        out = GameError(f"{expr.loc or '?'}: ruleset error in '{expr.text}': {in_function(exc)}{translate(exc)}",
+                        "runtime")
     out.located = True
     return out

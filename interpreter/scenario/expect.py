@@ -25,6 +25,12 @@ def expect(run, spec, path: tuple) -> None:
     for key, want in mapping(spec, path, None, "expect").items():
         where = path + (key,)
         m = PLAYER_KEY.match(str(key))
+        if key in ("decision", "options") or (m and m.group(1) == "options"):
+            try:
+                game.decisions()
+            except GameError as exc:   # a label of the ruleset that cannot be made
+                run.fail(f"the options of the decision cannot be shown: {exc}", where)
+                continue
         if key == "decision":
             decision(run, want, where)
         elif key in ("options", "over"):

@@ -44,8 +44,10 @@ class _Run:
 
     @property
     def me(self) -> int:
-        d = self.game.decision
-        return 0 if d is None else d.player
+        # the chooser only: the options' labels are not made for it (a label that fails is the step's
+        # problem, told where options are read, not an expectation's)
+        p = self.game.state.pending
+        return 0 if p is None else int(p[1])
 
     def log_entries(self) -> list:
         """The log entries written since an expectation last read the log (text, or [readers, text])."""
@@ -136,7 +138,11 @@ class _Run:
             self.game.force_random(outcomes)
         try:
             while waiting:
-                d = self.game.decision
+                try:
+                    d = self.game.decision
+                except GameError as exc:   # a label of the ruleset that cannot be made
+                    self.fail(f"the options of the decision cannot be shown: {exc}", path)
+                    return False
                 if d is None or d.player not in waiting:
                     who, asked = next(iter(waiting.values())), None if d is None else f"P{d.player + 1}"
                     self.fail(f"{who} chose, but the game is over" if d is None else
