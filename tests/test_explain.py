@@ -91,10 +91,10 @@ def test_declared_total_that_disagrees_is_shown():
 def test_identical_cards_are_grouped_and_labels_shown_when_they_add_something():
     comps = section(explain_markdown(load("piepmatz")), "Components")
     assert "| card | species | value | sex | count |" in comps     # labels such as "sparrow 3♂"
-    assert "| kind | eggs | name | plus3 | count |" in comps        # the label is the name: no column
-    assert "| seed | 1 | seed 1 egg | — | 9 |" in comps
-    assert "| seed | 1 | seed 1 egg | yes | 1 |" in comps
-    assert "36 cards (9 distinct)" in comps
+    assert "| kind | eggs | name | count |" in comps        # the label is the name: no column
+    assert "| seed | 1 | seed 1 egg | 10 |" in comps
+    assert "| crow | — | crow | 3 |" in comps
+    assert "36 cards (5 distinct)" in comps
 
 
 def test_piepmatz_perches_shown_per_player_count():

@@ -116,7 +116,9 @@ def test_two_player_setup_removes_the_3plus_cards_and_one_species():
     for seed in range(10):
         game = Game.new(rules("piepmatz"), 2, seed=seed)
         box = [game.rs.cards[c] for c in game.state.zones[slot(game, "box")]]
-        assert sum(1 for c in box if c.get("plus3")) == 5
+        # the "3+" cards: seed cards of the eggs plus3_seed_eggs gives (default [1, 2, 3, 3]) and a crow
+        assert sorted(c["eggs"] for c in box if c.get("kind") == "seed") == [1, 2, 3, 3]
+        assert [c["kind"] for c in box if c.get("kind") in ("crow", "squirrel")] == ["crow"]
         birds = [c for c in box if c["type"] == "bird"]
         assert len(birds) == 12 and len({c["species"] for c in birds}) == 1
         assert len(game.state.zones[slot(game, "perch", index=2)]) == 0   # 2 perches
@@ -183,3 +185,11 @@ def test_paired_birds_in_majority_decides_the_count_and_the_eggs(paired_count, e
     place(game, "collection", ["sparrow 1♂", "sparrow 2♀"], owner=1, reservoir="box")
     scores = game.rs.scoring.score(game, game.state)
     assert [scores[p]["majorities"] for p in range(2)] == expected
+
+
+@pytest.mark.parametrize("eggs", [[3, 3, 3, 3], [1, 2, 2, 3]])
+def test_which_seed_cards_leave_two_player_games_is_a_parameter(eggs):
+    game = Game.new(rules("piepmatz"), 2, seed=4, params={"plus3_seed_eggs": eggs})
+    box = [game.rs.cards[c] for c in game.state.zones[slot(game, "box")]]
+    assert sorted(c["eggs"] for c in box if c.get("kind") == "seed") == eggs
+    assert len(box) == 5 + 12
