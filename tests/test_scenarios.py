@@ -659,3 +659,15 @@ def test_views_of_cards_that_carry_card_variables(tmp_path, expect, message):
         assert result.passed, result.failures
     else:
         assert not result.passed and any(message in f for f in result.failures), result.failures
+
+
+def test_a_yaml_list_split_at_commas_is_told_as_such(tmp_path):
+    text = ("ruleset: lanterns\nplayers: 2\nseed: 1\nsetup:\n  current: P1\n  zones:\n"
+            "    P1.hand: [red 1, red 9, gold 5, jade 6, blue 4, gold 7]\n    pile: [red 5]\nsteps:\n"
+            "  - P1: take red 5 from the pile\n  - P1: hang red 1, red 9, red 5 (20 points)\n"
+            "  - expect:\n      options: [hang gold 5, jade 6, blue 4 (15 points), pass]\n")
+    result = run_scenario(write(tmp_path, text))
+    assert result.failures == [
+        "step 3: expected options = [hang gold 5, jade 6, blue 4 (15 points), pass], found [hang gold 5, jade 6, "
+        "blue 4 (15 points), pass] (4 items expected, 2 found: in a YAML [ ] list a comma ends an item, so quote "
+        "an item that holds one, or write the list one item a line)"]

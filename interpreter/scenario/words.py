@@ -119,7 +119,10 @@ def same(found, want) -> bool:
 def differs(what: str, want, found) -> str:
     """'expected X = a, found b', saying what sort each is when they read the same."""
     message = f"expected {what} = {show(want)}, found {show(found)}"
-    if show(want) == show(found):
+    if show(want) == show(found) and isinstance(want, list) and isinstance(found, list) and len(want) != len(found):
+        message += (f" ({len(want)} items expected, {len(found)} found: in a YAML [ ] list a comma ends an item, "
+                    "so quote an item that holds one, or write the list one item a line)")
+    elif show(want) == show(found):
         message += f" ({kind_word(want)} expected, {kind_word(found)} found)"
     return message
 
