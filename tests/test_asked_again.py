@@ -265,3 +265,28 @@ def test_an_unknown_anytime_action_is_named_with_a_hint():
     with pytest.raises(RulesetError) as err:
         load_text(text, "shop.yaml")
     assert "unknown action 'harvst'" in str(err.value) and "harvest" in str(err.value)
+
+
+def test_an_action_at_any_time_does_not_use_up_a_step_offered_n_times():
+    text = BASE.replace("STEPS", "[plant, plant, {name: buy, actions: [buy], again: 2}, plant]").replace(
+        "      steps:", "      anytime: [harvest]\n      steps:")
+    g = Game.new(load_text(text, "shop.yaml"), 2, seed=1)
+    g.apply("plant")
+    g.apply("plant")
+    assert g.decision.options == ("buy 1", "buy 2", "harvest", "pass")
+    g.apply("harvest")
+    g.apply("buy 1")
+    assert g.decision.options == ("buy 1", "buy 2", "pass")   # the second of two buys is still to come
+    g.apply("buy 2")
+    assert g.decision.options == ("plant",)
+
+
+def test_actions_at_any_time_taken_a_thousand_times_at_one_decision_end_the_game_stalled():
+    text = NEVER_PASS.replace("      steps: [{actions: [tick], again: true}]",
+                              "      anytime: [tick]\n      steps: [{actions: [wait]}]").replace(
+        "actions:\n", "actions:\n  wait:\n    label: wait\n    do: []\n")
+    g = Game.new(load_text(text, "forever.yaml"), 2, seed=0)
+    for _ in range(1000):
+        assert g.state.result is None and g.decision.options == ("wait", "tick")
+        g.apply("tick")
+    assert g.state.result["stalled"] is True and g.state.vars["n"] == 1000

@@ -12,7 +12,8 @@ from interpreter.explain import RENDER, bullets, explain_markdown
 from helpers import ROOT
 
 SHIPPED = ["cubirds", "piepmatz", "pit", "cubirds-pairs", "piepmatz-songbirds", "cubirds-bga-setup",
-           "piepmatz-three-perches", "pit-classic", "pit-bull-bear", "pit-tutorial", "forehead-poker", "souk"]
+           "piepmatz-three-perches", "pit-classic", "pit-bull-bear", "pit-tutorial", "forehead-poker", "souk",
+           "lanterns", "harbour-lights"]
 
 
 def section(md: str, title: str) -> str:

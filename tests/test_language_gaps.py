@@ -419,7 +419,7 @@ def test_a_kind_error_in_a_function_only_a_label_calls_is_told_at_load_in_the_fu
     assert d.code == "kind" and d.message == ("in function 'tag': '+' adds two numbers or joins two texts: this "
                                               "is a text and the other side a number")
     assert (d.location.line, d.location.col) == (20, 13)            # the function's own text
-    assert "'tag' is called so at kinds.yaml:24:19" in d.hint and "text(number)" in d.hint
+    assert "'tag' is called from kinds.yaml:24:19" in d.hint and "text(number)" in d.hint
 
 
 @pytest.mark.parametrize("sets, loads", [
@@ -450,3 +450,38 @@ def test_a_label_that_fails_at_run_time_names_the_function_and_the_scenario_step
                         "  - P1: play mark 0\n", encoding="utf-8")
     failures = run_scenario(scenario).failures
     assert len(failures) == 1 and failures[0].startswith("step 2: the options of the decision cannot be shown: ")
+
+
+def test_a_seat_kept_in_a_number_variable_is_still_a_player():
+    text = """
+name: dealer
+players: {min: 2, max: 3}
+components:
+  card: {label: "c{v}", in: deck, cards: [{each: {v: [1, 2, 3, 4, 5, 6]}}]}
+zones:
+  deck: {visibility: count}
+  purse: {per_player: true, visibility: public}
+variables:
+  dealer: 0
+actions:
+  pass_deal:
+    if: me == dealer and count(dealer.purse) >= 0
+    label: "pass the deal"
+    do:
+      - set: {dealer: '(dealer + 1) % count(players)'}
+      - reveal: {cards: deck, to: dealer}
+  wait:
+    label: wait
+    do: []
+flow:
+  ends:
+    - when: turn > 6
+      winners: dealer
+  round:
+    turn:
+      steps: [{actions: [pass_deal, wait]}]
+"""
+    game = Game.new(load_text(text, "dealer.yaml"), 3, seed=0)
+    assert game.decision.options == ("pass the deal", "wait")
+    game.apply("pass the deal")
+    assert game.state.vars["dealer"] == 1 and game.decision.options == ("pass the deal", "wait")

@@ -663,11 +663,22 @@ def test_views_of_cards_that_carry_card_variables(tmp_path, expect, message):
 
 def test_a_yaml_list_split_at_commas_is_told_as_such(tmp_path):
     text = ("ruleset: lanterns\nplayers: 2\nseed: 1\nsetup:\n  current: P1\n  zones:\n"
-            "    P1.hand: [red 1, red 9, gold 5, jade 6, blue 4, gold 7]\n    pile: [red 5]\nsteps:\n"
-            "  - P1: take red 5 from the pile\n  - P1: hang red 1, red 9, red 5 (20 points)\n"
-            "  - expect:\n      options: [hang gold 5, jade 6, blue 4 (15 points), pass]\n")
+            "    P1.hand: [crimson 1, crimson 9, gold 5, jade 6, violet 4, gold 7]\n    pile: [crimson 5]\nsteps:\n"
+            "  - P1: take crimson 5 from the pile\n  - P1: hang crimson 1, crimson 9, crimson 5 (20 points)\n"
+            "  - expect:\n      options: [hang gold 5, jade 6, violet 4 (15 points), pass]\n")
     result = run_scenario(write(tmp_path, text))
     assert result.failures == [
-        "step 3: expected options = [hang gold 5, jade 6, blue 4 (15 points), pass], found [hang gold 5, jade 6, "
-        "blue 4 (15 points), pass] (4 items expected, 2 found: in a YAML [ ] list a comma ends an item, so quote "
+        "step 3: expected options = [hang gold 5, jade 6, violet 4 (15 points), pass], found [hang gold 5, jade 6, "
+        "violet 4 (15 points), pass] (4 items expected, 2 found: in a YAML [ ] list a comma ends an item, so quote "
         "an item that holds one, or write the list one item a line)"]
+
+
+@pytest.mark.parametrize("found, wants, left", [
+    # a want by label alone must not take the only card a more precise want fits
+    ([{"card": "A", "m": 1, "x": 2}, {"card": "A", "m": 1, "x": 0}], [{"card": "A", "m": 1}, {"card": "A", "x": 2}], []),
+    ([{"card": "A", "m": 1}], [{"card": "A", "m": 1}, "A"], ["A"]),
+    ([{"card": "A", "m": 1}, {"card": "B", "m": 0}], ["B", {"card": "A", "m": 0}], [{"card": "A", "m": 0}]),
+])
+def test_cards_with_variables_are_matched_as_well_as_they_can_be(found, wants, left):
+    from interpreter.scenario.expect import unmatched
+    assert unmatched(found, wants) == left

@@ -159,7 +159,7 @@ class Context:
             fpath, at, fname = inside
             called = self.source.location(tuple(path), offset)
             where = f"{called}: {called.source_line.strip()}" if called.line else str(called)
-            self.fail(fpath, exc.message, exc.code, (f"{hint}; " if hint else "") + f"'{fname}' is called so at {where}",
+            self.fail(fpath, exc.message, exc.code, (f"{hint}; " if hint else "") + f"'{fname}' is called from {where}",
                       offset=at)
         self.fail(path, exc.message, exc.code, hint, offset=offset)
 

@@ -20,7 +20,6 @@ LIMITS_KEYS = ("turns",)
 AGENTS_KEYS = ("default", "evaluate")
 AGENT_NAMES = ("random", "first", "greedy", "mcts", "human")
 DEFAULT_TURN_LIMIT = 1000
-DEFAULT_FREE = 1000   # a step with actions to take at any time is asked at most this often, then the game stalls
 
 
 class FlowBuilder:
@@ -183,7 +182,8 @@ class FlowBuilder:
         node.again = again is not None
         node.free = frozenset(range(len(actions), len(actions) + len(free)))
         if again is None:
-            again = (ctx.expr(path, value=DEFAULT_FREE), True)
+            # asked once, and again after each action at any time (at most MAX_FREE: engine/nodes.py, Again)
+            again = (ctx.expr(path, value=1), False)
         return ctx.node(asked_again(ctx, path, node, again), path, label)
 
     def ends(self, path, entries, scope, winners_allowed=True):

@@ -54,7 +54,8 @@ def compile_ruleset(source) -> Ruleset:
     return rs
 
 
-SCALARS = {int: "int", str: "str", bool: "bool"}
+# a whole number is read as "number" (expr/compiler.py, NUMBERS): a number, or a seat where a player is expected
+SCALARS = {int: "number", str: "str", bool: "bool"}
 
 
 def held_kinds(builder) -> dict:
@@ -70,7 +71,7 @@ def held_kinds(builder) -> dict:
             if held is None:
                 continue
             given = names.assigned.get((kind, name), set())
-            if given <= ({held, "add"} if held == "int" else {held}):
+            if given <= ({"int", "add"} if held == "number" else {held}):
                 out[(kind, name)] = held
     return out
 

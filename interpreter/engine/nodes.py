@@ -132,6 +132,9 @@ class ForEach(Node):
         frame[1] = 0
 
 
+MAX_FREE = 1000   # actions at any time taken at one decision of a turn: more ends the game stalled
+
+
 class Again(Node):
     """A decision asked again after each answer (`again:` on a step or a `choose`, and a step that offers
     actions to take at any time): the decision is the only node of the block, which this loop runs again
@@ -153,14 +156,16 @@ class Again(Node):
         env = frame[2]
         limit = min(self.limit(g, env, None), MAX_LOOP)
         if limit >= 1:
-            vm.push(self.body, env, self.id, [1, limit])
+            # [times asked, the most, answers that were actions at any time (they do not count as times)]
+            vm.push(self.body, env, self.id, [1, limit, 0])
 
     def block_end(self, vm, g, frame):
         data = frame[4]
-        if data[0] >= data[1]:
+        if data[0] >= data[1] or data[2] >= MAX_FREE:
             g.stack.pop()
-            if self.stall:
-                vm.stall(f"a decision was asked again {data[1]} times without its chooser passing {self.where()}")
+            if self.stall or data[2] >= MAX_FREE:
+                vm.stall(f"a decision was asked again {max(data[1], data[2])} times without its chooser passing "
+                         f"{self.where()}")
             return
         data[0] += 1
         frame[1] = 0
@@ -248,8 +253,13 @@ class Choose(Node):
             vm.rs.nodes[vm.rs.pick_node].start(vm, g, self, option, player)
             return
         if self.players is None:
-            if self.looped and not (option[0] >= 0 and (self.again or option[0] in self.free)):
-                g.stack.pop()   # a pass, or an answer that does not ask again: the loop is over (Again)
+            if self.looped:
+                if option[0] in self.free:
+                    data = frame[4]   # an action at any time does not use up the step (Again)
+                    data[0] -= 1
+                    data[2] += 1
+                elif not (option[0] >= 0 and self.again):
+                    g.stack.pop()   # a pass, or an answer that does not ask again: the loop is over (Again)
             self._apply(vm, frame[2], option, player, shared=True)
             return
         # the hold's data is never changed in place, but replaced: clones share it (see State.clone)
@@ -268,7 +278,12 @@ class Choose(Node):
             if not acted:
                 return
             # `priority: random`: whoever spoke first, as a draw among those who acted
-            p, opt = g.rng.choice(acted) if self.priority == "random" and len(acted) > 1 else acted[0]
+            if self.priority == "random" and len(acted) > 1:
+                # a draw among the players (a scenario names its outcome as a player)
+                p = g.rng.choice([c[0] for c in acted])
+                opt = next(c[1] for c in acted if c[0] == p)
+            else:
+                p, opt = acted[0]
             if vm.record:
                 vm.log_choice(self, p, opt, reacts=True)
             self._apply(vm, env, (opt[0], tuple(opt[1])), p, shared=False)

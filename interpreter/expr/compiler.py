@@ -27,8 +27,11 @@ BUILTIN_NAMES = {
 ENTITIES = {"card", "player"}
 KIND_WORDS = {"card": "card", "player": "player", "int": "number", "str": "text", "bool": "true/false",
               "cards": "list of cards", "players": "list of players", "values": "list of values",
-              "groups": "list of lists"}
+              "groups": "list of lists", "number": "number"}
 LIST_OF = {"card": "cards", "player": "players"}
+# "number": what a variable that always holds a whole number is read as (compiler/ruleset.py, held_kinds): a
+# number for arithmetic and `+`, but also a seat wherever a player is expected (a seat number is a player)
+NUMBERS = ("int", "number")
 
 
 @dataclass
@@ -539,11 +542,11 @@ class _Compiler:
         """Arithmetic is on numbers: a player or a card is not one (their seat or id is not a value), nor a
         list; `+` also joins two texts or two lists, but never one of them and a number (`other`: the kind
         of the other side)."""
-        if op == "+" and other == "int" and kind == "str":
+        if op == "+" and other in NUMBERS and kind == "str":
             self.fail("'+' adds two numbers or joins two texts: this is a text and the other side a number", node,
                       "text(number) turns a number into text, as in \"score \" + text(me.score)", code="kind")
         if kind in ENTITIES or (kind in ("str", "bool") and op != "+") or (kind in LIST_KINDS and op != "+") \
-                or (other == "int" and (kind == "str" or kind in LIST_KINDS)):
+                or (other in NUMBERS and (kind == "str" or kind in LIST_KINDS)):
             self.fail(f"'{op}' needs numbers, but this is a {KIND_WORDS.get(kind, kind)}", node, code="kind")
 
     def binary(self, t, s):
@@ -551,7 +554,7 @@ class _Compiler:
         a, ka = self.compile(left, s)
         b, kb = self.compile(right, s)
         op = str(op)
-        if op != "+" or "int" in (ka, kb):
+        if op != "+" or ka in NUMBERS or kb in NUMBERS:
             self._number(ka, left, op, kb)
             self._number(kb, right, op, ka)
         small = bound(t, self.subst)

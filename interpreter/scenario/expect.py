@@ -201,16 +201,21 @@ def fits(found, want) -> bool:
 
 
 def unmatched(found: list, wants: list) -> list:
-    """The wanted cards that no card of `found` answers, each found card answering one (the wants that say
-    most are matched first)."""
-    free = list(found)
-    left = []
-    for w in sorted(wants, key=lambda w: -len(w) if isinstance(w, dict) else 0):
-        i = next((i for i, f in enumerate(free) if fits(f, w)), None)
-        if i is None:
-            left.append(w)
-        else:
-            del free[i]
+    """The wanted cards left over when each found card answers at most one of them, matched so that as many
+    as possible are answered (a matching by augmenting paths: a want written by label alone must not take
+    the one card a more precise want needed)."""
+    owner = [None] * len(found)          # found card -> the want it answers
+
+    def place(w, seen):
+        for i, f in enumerate(found):
+            if i not in seen and fits(f, wants[w]):
+                seen.add(i)
+                if owner[i] is None or place(owner[i], seen):
+                    owner[i] = w
+                    return True
+        return False
+
+    left = [wants[w] for w in range(len(wants)) if not place(w, set())]
     return left
 
 

@@ -31,6 +31,8 @@ GAMES = [
     ("forehead-poker", 5, 1, ["greedy", "random"]),
     ("souk", 3, 1, ["random"]),
     ("souk", 2, 3, ["greedy", "random"]),
+    ("lanterns", 3, 1, ["greedy", "random"]),
+    ("harbour-lights", 2, 1, ["greedy", "random"]),
 ]
 
 
