@@ -334,3 +334,30 @@ def test_the_screen_fits_24_lines(name, players):
         b = board(game, game.current_player)
         assert len(screen_lines(b, 2)) + 4 <= 24
         game.apply(rng.randrange(len(game.decision.options)))
+
+
+def test_your_own_zone_seen_only_as_a_count_is_on_your_line():
+    text = """
+name: mini
+players: {min: 2, max: 2}
+components:
+  card: {label: "c{v}", in: deck, cards: [{each: {v: [1, 2, 3, 4, 5, 6]}}]}
+zones:
+  deck: {visibility: count}
+  pile: {per_player: true, visibility: count}
+  hand: {per_player: true, visibility: owner}
+setup:
+  - deal: {from: deck, to: pile, count: 2}
+  - deal: {from: deck, to: hand, count: 1}
+actions:
+  play: {args: {c: me.hand}, label: "play {c}", do: [{move: {cards: '[c]', from: me.hand, to: me.pile}}]}
+flow:
+  round: {turn: {steps: [play]}}
+limits: {turns: 4}
+"""
+    game = Game.new(load_source(parse_text(text, "mini.yaml")), 2, seed=0)
+    lines = [line for _, line in screen_lines(board(game, 0), 0)]
+    assert " Your hand (1)    c5" in lines
+    # your own pile (a count for everyone, you too) is on your line, as the others' piles are on theirs
+    assert any(line.startswith(" you") and "pile 2" in line for line in lines)
+    assert any(line.startswith(" P2") and "pile 2 · hand 1" in line for line in lines)

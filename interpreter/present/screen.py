@@ -55,7 +55,7 @@ def screen_lines(b: dict, story_lines: int = STORY_ON_SCREEN, width: int = 100) 
             continue
         for z in s["zones"]:
             # your own private zones (a hand) get a line each; what everyone sees goes on the players' lines
-            if z.get("private") and any(m.get("cards") is not None or m.get("groups") is not None for m in z["members"]):
+            if own_line(z):
                 for m in z["members"]:
                     title = f"Your {z['label']}" + (f" {m['key']}" if m["key"] is not None else "") + f" ({m['count']})"
                     for line in wrapped(f" {title:<16} ", cards_text(m).split(" · "), width):
@@ -66,8 +66,8 @@ def screen_lines(b: dict, story_lines: int = STORY_ON_SCREEN, width: int = 100) 
             name += f" ({s['name']})"
         bits = []
         for z in s["zones"]:
-            if s["you"] and z.get("private"):
-                continue
+            if s["you"] and own_line(z):
+                continue   # shown on its own line above (a private zone you see only the count of stays here)
             for m in z["members"]:
                 label = z["label"] + (f" {m['key']}" if m["key"] is not None else "")
                 if m.get("groups") is None and m.get("cards") is None:
@@ -89,6 +89,12 @@ def screen_lines(b: dict, story_lines: int = STORY_ON_SCREEN, width: int = 100) 
     if b.get("result"):
         out += result_lines(b["result"])
     return out
+
+
+def own_line(z: dict) -> bool:
+    """A zone of yours that the others cannot see, whose cards you see: it gets a line of its own."""
+    return bool(z.get("private")) and any(m.get("cards") is not None or m.get("groups") is not None
+                                          for m in z["members"])
 
 
 def result_lines(r: dict) -> list[tuple[str, str]]:
