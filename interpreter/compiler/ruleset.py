@@ -7,6 +7,7 @@ import json
 from ..engine.choices import Action
 from ..engine.picks import Pick
 from ..expr.compiler import Scope, kind_of_values
+from ..expr.parser import trees_kept, trees_reused
 from ..ruleset import Ruleset, Scoring
 from ..runtime.values import PLAYERS
 from ..errors import Diagnostic, RulesetError, did_you_mean
@@ -44,12 +45,14 @@ def compile_ruleset(source) -> Ruleset:
         ctx.error((), "a ruleset is a map of sections (name, players, components, zones, ...)", "type")
         ctx.check()
     builder = _Builder(ctx, data)
-    try:
-        rs = builder.build()
-    except Abort:
-        rs = None
-    ctx.check()
-    check_kinds(source, data, held_kinds(builder))
+    with trees_kept():
+        try:
+            rs = builder.build()
+        except Abort:
+            rs = None
+        ctx.check()
+        with trees_reused():
+            check_kinds(source, data, held_kinds(builder))
     generate_code(ctx, rs)
     return rs
 

@@ -1,6 +1,7 @@
 """Parse expression text -> a Lark tree, with limits on size and depth and readable syntax errors."""
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 
 from lark import Lark, Token, Tree
@@ -29,12 +30,49 @@ class ExprError(Exception):
         self.message, self.offset, self.hint, self.code = message, offset, hint, code
 
 
+# A ruleset is compiled twice (compiler/ruleset.py, check_kinds): the second pass takes the trees the first
+# parsed, by text, instead of parsing again (nothing changes a tree once parsed). Outside of it: None.
+_kept: dict | None = None
+_reusing = False
+
+
+@contextmanager
+def trees_kept():
+    """Keep the trees parsed inside (by text), for `trees_reused`."""
+    global _kept, _reusing
+    _kept, _reusing = {}, False
+    try:
+        yield
+    finally:
+        _kept, _reusing = None, False
+
+
+@contextmanager
+def trees_reused():
+    """Inside `trees_kept`: a text parsed before gives the same tree again."""
+    global _reusing
+    _reusing = True
+    try:
+        yield
+    finally:
+        _reusing = False
+
+
 def parse(text: str) -> Tree:
     """Parse expression text into a Lark tree; raise ExprError with the offending column."""
     if not isinstance(text, str):
         text = str(text)
     if len(text) > MAX_EXPR_CHARS:
         raise ExprError(f"expression is longer than {MAX_EXPR_CHARS} characters", 0, code="expr-too-long")
+    if _kept is not None:
+        tree = _kept.get(text) if _reusing else None
+        if tree is None:
+            tree = _kept[text] = _parse(text)
+        return tree
+    return _parse(text)
+
+
+def _parse(text: str) -> Tree:
     try:
         tree = parser().parse(text)
     except UnexpectedCharacters as exc:
