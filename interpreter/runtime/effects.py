@@ -100,19 +100,19 @@ def move_top(vm, g, s, d, k, take, at, env, refill) -> bool:
 
 def _place(vm, g, s, d, cards, at, env) -> None:
     dst = g.zones[d]
-    if at is None or not is_front(at(g, env, None)):
-        first = len(dst)
-        dst.extend(cards)
-    else:
-        first = 0
+    front = at is not None and is_front(at(g, env, None))
+    if front:
         dst[0:0] = cards
+    else:
+        dst.extend(cards)
     if (g.known or vm.rs.card_resets) and s != d:
         moved(vm, g, cards)
     if vm.record:
         # for narration: who moved which cards from where to where (see present/narrate.py)
         g.events.append(("move", len(g.log), env.get("me", -1), s, d, tuple(cards)))
         if vm._choice_logs:
-            vm.passing(d, cards, first)   # a choice's line names cards: who saw them on their way
+            # a choice's line names cards: who saw them on their way (the first moved lies at this position)
+            vm.passing(d, cards, 0 if front else len(dst) - len(cards))
 
 
 def deal(vm, g, s, base, k, who, refill) -> bool:
