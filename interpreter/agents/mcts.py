@@ -224,11 +224,12 @@ class MctsAgent(Agent):
         while (worlds == 0 or dealt < worlds) and (deadline is None or time.perf_counter() < deadline):
             world = determinize(base, me, rng)
             offered = _offered(world.state.pending, labels)
-            for child in children:
-                index = offered.get(child.key)
-                if index is not None:   # an option this world does not offer is not valued in it
-                    self._value_once(child, world.clone(share_rng=True), index, value, me)
-                    done += 1
+            # an option this world does not offer is not valued in it
+            tried = [(child, offered[child.key]) for child in children if child.key in offered]
+            for n, (child, index) in enumerate(tried, 1):
+                # the last one needs no copy of the world: it is not used after it
+                self._value_once(child, world if n == len(tried) else world.clone(share_rng=True), index, value, me)
+                done += 1
             dealt += 1
         valued = [c for c in children if c.visits]
         if not valued:

@@ -317,8 +317,10 @@ def option_values(game, player: int, rng, max_trials: int = MAX_TRIALS, value=No
     indexes = range(count) if count <= max_trials else sorted(rng.sample(range(count), max_trials))
     values = {}
     pick = game.rs.pick_node
+    last = indexes[-1] if len(indexes) else None
     for i in indexes:
-        trial = world.clone(share_rng=True)
+        # the last trial needs no copy: the world is not used after it
+        trial = world if i == last else world.clone(share_rng=True)
         try:
             trial.apply(i)
             while trial.state.pending is not None and trial.state.pending[0] == pick and trial.state.pending[1] == player:
