@@ -290,3 +290,11 @@ def test_actions_at_any_time_taken_a_thousand_times_at_one_decision_end_the_game
         assert g.state.result is None and g.decision.options == ("wait", "tick")
         g.apply("tick")
     assert g.state.result["stalled"] is True and g.state.vars["n"] == 1000
+
+
+def test_again_may_be_given_by_a_variable():
+    text = BASE.replace("STEPS", "[{name: buy, actions: [buy], again: me.buys}, plant]").replace(
+        "  points: 0\n", "  points: 0\n  buys: 1\n", 1)
+    g = Game.new(load_text(text, "shop.yaml"), 2, seed=1)
+    g.apply("buy 1")
+    assert g.decision.options == ("plant",)      # me.buys is 1: one buy

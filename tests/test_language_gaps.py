@@ -463,13 +463,16 @@ zones:
   purse: {per_player: true, visibility: public}
 variables:
   dealer: 0
+player_variables:
+  tokens: 0
 actions:
   pass_deal:
     if: me == dealer and count(dealer.purse) >= 0
     label: "pass the deal"
     do:
-      - set: {dealer: '(dealer + 1) % count(players)'}
+      - set: {dealer: '(dealer + 1) % count(players)', dealer.tokens: 1}
       - reveal: {cards: deck, to: dealer}
+      - move: {from: deck, to: dealer.purse}
   wait:
     label: wait
     do: []
@@ -485,3 +488,4 @@ flow:
     assert game.decision.options == ("pass the deal", "wait")
     game.apply("pass the deal")
     assert game.state.vars["dealer"] == 1 and game.decision.options == ("pass the deal", "wait")
+    assert game.state.pvars["tokens"] == [0, 1, 0] and len(game.view(1)["zones"]["purse"]["P2"]) == 1

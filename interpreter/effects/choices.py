@@ -175,7 +175,7 @@ def again_of(ctx, path, f, scope, several):
     if f["again"] is True:
         return ctx.expr(path + ("again",), value=DEFAULT_AGAIN), True
     limit = ctx.expr(path + ("again",), scope, random_ok=False)
-    if limit.kind not in ("int", "any"):
+    if limit.kind in ("str", "bool", "none", "card", "cards", "player", "players", "list", "groups", "values"):
         ctx.fail(path + ("again",), "again is true (until the chooser passes) or the most times the choice is "
                  "asked, a number", "kind")
     return limit, False

@@ -129,7 +129,7 @@ def target(c, path, text, scope):
         if name in names.player_vars:
             names.used.add(("pvar", name))
             who = ctx.expr(path, scope, value=base_text)
-            if who.kind not in ("player", "any", "int"):
+            if who.kind not in ("player", "any", "int", "number"):
                 ctx.fail(path, f"'{name}' is a variable of each player, but '{base_text}' is a "
                          f"{KIND_WORDS.get(who.kind, who.kind)}", "kind", key=True)
             return "pvar", name, who

@@ -499,7 +499,7 @@ class _Compiler:
         if base_tree.data == "attr" and str(base_tree.children[1]) in n.player_families:
             z = n.player_families[str(base_tree.children[1])]
             p, kind = self.compile(base_tree.children[0], s)
-            if kind not in ("player", "any", "int"):
+            if kind not in ("player", "any", "int", "number"):
                 self.fail(f"'{z.name}' is a family of zones of each player, but this is a {kind}",
                           base_tree.children[1], code="type")
             n.used.add(("zone", z.name))
@@ -892,7 +892,7 @@ class _Compiler:
                           tok, code="zone")
             if name in n.player_zones:
                 p, kind = self.compile(base_t, s)
-                if kind not in ("player", "any", "int"):
+                if kind not in ("player", "any", "int", "number"):
                     self.fail(f"'{name}' is a zone of each player, but this is a {kind}", tok, code="type")
                 n.used.add(("zone", name))
                 return f"(g.zbase[{int(n.player_zones[name].zid)}] + {p})"
