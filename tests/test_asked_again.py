@@ -89,17 +89,20 @@ def test_again_with_optional_false_offers_until_nothing_is_left():
     assert g.decision.options == ("plant",)
 
 
-NEVER_PASS = """
-name: forever
-players: {min: 2, max: 2}
-components:
+# a game with one card, that its actions never move: only their variables change
+ONE_CHIP = """components:
   chip:
     in: pile
     cards:
       - {count: 1}
 zones:
   pile: {}
-variables:
+"""
+
+NEVER_PASS = """
+name: forever
+players: {min: 2, max: 2}
+""" + ONE_CHIP + """variables:
   n: 0
 actions:
   tick:
@@ -186,14 +189,7 @@ def test_a_game_asked_again_saves_and_clones_where_it_stands():
 WINDOW = """
 name: race
 players: {min: 4, max: 4}
-components:
-  chip:
-    in: pile
-    cards:
-      - {count: 1}
-zones:
-  pile: {}
-player_variables:
+""" + ONE_CHIP + """player_variables:
   wins: 0
 actions:
   open:

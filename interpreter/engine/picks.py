@@ -31,6 +31,11 @@ class Pick(Node):
     def _choice(self, vm, data):
         return vm.rs.nodes[data["origin"]].choice_of(data["i"])
 
+    def _picking(self, vm, data):
+        """The choice being completed, and which of its subsets is being picked now."""
+        choice = self._choice(vm, data)
+        return choice, len(data["args"]) - len(choice.arg_names)
+
     def _env(self, vm, g, frame, player):
         """The names the subsets' domains and conditions see: those of the option, as its choice sees them."""
         data = frame[4]
@@ -43,8 +48,7 @@ class Pick(Node):
 
     def _ask(self, vm, g, frame, player) -> None:
         data = frame[4]
-        choice = self._choice(vm, data)
-        j = len(data["args"]) - len(choice.arg_names)
+        choice, j = self._picking(vm, data)
         options = choice.pick_options(g, self._env(vm, g, frame, player), j, data["picked"])
         if len(options) == 1 and options[0][0] == DONE:
             self._close(vm, g, frame, player)   # nothing more can be picked: the subset is complete
@@ -53,8 +57,7 @@ class Pick(Node):
 
     def resume(self, vm, g, frame, option, player):
         data = frame[4]
-        choice = self._choice(vm, data)
-        j = len(data["args"]) - len(choice.arg_names)
+        choice, j = self._picking(vm, data)
         if option[0] != DONE:
             data["picked"].append(option[1][0])
             _, hi = choice.subsets[j].bounds(g, self._env(vm, g, frame, player))
@@ -66,8 +69,7 @@ class Pick(Node):
     def _close(self, vm, g, frame, player) -> None:
         """Subset j is complete (in its domain's order); ask for the next one, or give the option back."""
         data = frame[4]
-        choice = self._choice(vm, data)
-        j = len(data["args"]) - len(choice.arg_names)
+        choice, j = self._picking(vm, data)
         env = self._env(vm, g, frame, player)
         chosen = data["picked"]
         data["args"].append([x for x in choice.subsets[j].domain(g, env, None) if x in chosen])
@@ -90,8 +92,8 @@ class Pick(Node):
             return "done"
         frame = g.stack[-1]
         data = frame[4]
-        choice = self._choice(vm, data)
-        sub = choice.subsets[len(data["args"]) - len(choice.arg_names)]
+        choice, j = self._picking(vm, data)
+        sub = choice.subsets[j]
         if sub.label is None:
             return vm.format(option[1][0])
         return joined(sub.label.pieces(vm, g, self._env(vm, g, frame, player), it=option[1][0]), vm.format)
@@ -99,8 +101,7 @@ class Pick(Node):
     def prompt_text(self, vm, g, pending):
         frame = g.stack[-1]
         data = frame[4]
-        choice = self._choice(vm, data)
-        j = len(data["args"]) - len(choice.arg_names)
+        choice, j = self._picking(vm, data)
         sub = choice.subsets[j]
         env = self._env(vm, g, frame, pending[1])
         origin = vm.rs.nodes[data["origin"]]
