@@ -160,6 +160,9 @@ class Ruleset:
     data: dict = field(default_factory=dict)
     card_values: tuple = ()        # Card(i) for every card id: the values zones hold
     pick_node: int = -1            # the node that asks for the items of subset arguments
+    # the cards whose back tells which card they are: every card of their type is alike (same label and
+    # attributes), so that nobody needs to see the face to know it (engine/view.py, told_format)
+    by_back: frozenset = frozenset()
     card_vars: dict = field(default_factory=dict)     # card variable -> CardVariable
     var_specs: dict = field(default_factory=dict)     # game and player variable -> Variable
     counters: list = field(default_factory=list)      # variables declared `counter: true`, for statistics

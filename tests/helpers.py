@@ -13,6 +13,12 @@ def shipped_rulesets() -> list[Path]:
     return sorted((ROOT / "rulesets").rglob("*.yaml"))
 
 
+def hidden_games() -> list[Path]:
+    """The small hidden-information games the bots are measured on (tests/hidden/, benchmarks/agents.md),
+    and the language's patterns (benchmarks/patterns/)."""
+    return sorted((ROOT / "tests" / "hidden").glob("*.yaml")) + sorted((ROOT / "benchmarks" / "patterns").glob("*.yaml"))
+
+
 def slot(game: Game, zone: str, owner: int | None = None, index: int = 0) -> int:
     return game.rs.zone_slot(zone, game.state.n, owner, index)
 

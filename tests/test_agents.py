@@ -494,7 +494,7 @@ def test_depth_0_values_every_option_in_the_same_worlds_and_plays_the_best_mean(
     k = len(children)
     assert k >= 8 and {c.visits for c in children} == {200 // k} and agent.searched[-1][0] == 200 // k * k
     assert not any(c.children for c in children)
-    index = _offered(game.state.pending, game.rs.card_labels)   # option (as what it is) -> its index
+    index = _offered(game.state, game.state.pending, game.rs.card_labels, game.rs.by_back)   # option -> its index
     picked = next(c for key, c in agent.tree.children.items() if index[key] == choice)
     assert picked.total / picked.visits == max(c.total / c.visits for c in children)
 

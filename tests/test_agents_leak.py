@@ -1,13 +1,14 @@
-"""Bots never peek: for every bundled ruleset, an agent's decision is the same when what its player may
-not see is changed (same agent seed), for the random, greedy and mcts agents; and deciding leaves the
-game as it was.
+"""Bots never peek, and options never name what their chooser cannot see: for every bundled ruleset, the
+language's patterns and the hidden-information test games (tests/hidden/), an agent's decision is the
+same when what its player may not see is changed (same agent seed), for the random, greedy and mcts
+agents; the player's options read the same; and deciding leaves the game as it was.
 
 At moments of seeded random games, the player to move gets a disguised copy of the game: the cards it
-may not see take each other's identities (wherever the game refers to them, effects in progress
-included) and the variables hidden from it other values. The disguise is computed here from the zone
-declarations, not by the bots' own code. A fresh agent with the same seed must choose the same option
-in both. A peeking agent is caught by the
-same check, so the check can fail."""
+may not see take each other's identities (wherever the game refers to them, effects in progress and the
+options it is offered included: "the card at this place" is another card) and the variables hidden from
+it other values. The disguise is computed here from the zone declarations, not by the bots' own code. A
+fresh agent with the same seed must choose the same option in both. A peeking agent is caught by the
+same check, and so is a label that names a hidden card, so the checks can fail."""
 from __future__ import annotations
 
 import random
@@ -17,7 +18,7 @@ import pytest
 from interpreter import Game, load
 from interpreter.agents import Agent, Request, make_agent
 from interpreter.runtime.values import Card
-from helpers import shipped_rulesets
+from helpers import hidden_games, shipped_rulesets
 from test_views_leak import TEST_PARAMS, hidden_positions
 
 AGENTS = ["random", "greedy", "mcts:iterations=16", "mcts:iterations=16:depth=0", "mcts:iterations=16:depth=6",
@@ -67,6 +68,8 @@ def disguised_fully(game, player, rng):
         envs.setdefault(key, {k: swap(v) for k, v in frame[2].items()})
         frame[2] = envs[key]
         frame[4] = swap(frame[4])
+    if g.pending is not None:   # the option "take the card at this place" takes the card that lies there
+        g.pending = (g.pending[0], g.pending[1], swap(g.pending[2]))
     for name, spec in rs.var_specs.items():
         if spec.visible == "public" or not isinstance(spec.value, int) or isinstance(spec.value, bool):
             continue
@@ -81,17 +84,19 @@ def disguised_fully(game, player, rng):
 def moments(rules, players, seed):
     """MOMENTS positions of random games of this ruleset (seeds from `seed` on), one every EVERY decisions
     where there is a choice."""
-    found = 0
+    found, every = 0, EVERY
     while found < MOMENTS:
         game = Game.new(rules, players, seed=seed, params=TEST_PARAMS.get(rules.name), record=False)
         rng = random.Random(seed)
-        step = 0
+        step, before = 0, found
         while not game.is_over and found < MOMENTS:
-            if step % EVERY == EVERY - 1 and game.option_count() > 1:
+            if step % every == every - 1 and game.option_count() > 1:
                 found += 1
                 yield game
             game.apply(rng.randrange(game.option_count()))
             step += 1
+        if found == before:
+            every = 1   # games shorter than EVERY decisions: every decision with a choice is a moment
         seed += 1
 
 
@@ -100,7 +105,7 @@ def decide(spec, game, seed):
 
 
 def cases():
-    for path in shipped_rulesets():
+    for path in shipped_rulesets() + hidden_games():
         yield pytest.param(load(str(path)), id=path.stem)
 
 
@@ -114,6 +119,8 @@ def test_an_agents_decision_does_not_change_when_what_its_player_may_not_see_cha
         before = game.to_json()
         other = disguised_fully(game, p, rng)
         assert other.view(p) == game.view(p)
+        # what the player is offered reads the same: no label or prompt names a card it cannot see
+        assert other.decision == game.decision, f"turn {game.state.turn}"
         hidden += any(other.state.zones[s][i] != game.state.zones[s][i] for s, i in hidden_positions(game, p))
         for spec in AGENTS:
             assert decide(spec, other, 11) == decide(spec, game, 11), f"{spec} at turn {game.state.turn}"

@@ -27,6 +27,7 @@ import time
 
 from ..runtime.draws import below
 from ..engine.lookahead import WIN, determinize, lead, position_value
+from ..engine.view import unseen_places
 from ..runtime.values import Card
 from ..errors import GameError
 from .base import Agent, Option, Request
@@ -50,22 +51,29 @@ class _Node:
         self.total = 0.0
 
 
-def _offered(pending, labels) -> dict:
-    """A decision's options by what they are (see _canon) -> the index of the first of each."""
+def _offered(g, pending, labels, by_back) -> dict:
+    """A decision's options by what their chooser can tell apart (see _canon) -> the index of the first
+    of each."""
     node_id, who, options = pending
     offered = {}
+    places = []   # where the cards the chooser cannot see lie: read once, at the first card
     for i, (a, args) in enumerate(options):
-        offered.setdefault((node_id, who, a, _canon(args, labels)), i)
+        offered.setdefault((node_id, who, a, _canon(args, labels, g, who, by_back, places)), i)
     return offered
 
 
-def _canon(value, labels):
-    """An argument as what it is: cards by label (the same card in two worlds may have another id)."""
+def _canon(value, labels, g, who, by_back, places):
+    """An argument as its chooser can tell it: a card by its label (the same card in two worlds may have
+    another id), but a card the chooser cannot see by its place (which card lies there differs from one
+    world to the next: an option is "the second card of P2's hand", never the card really there)."""
     t = type(value)
     if t is Card:
-        return labels[value]
+        if not places:
+            places.append(unseen_places(g, who))
+        where = places[0].get(value)
+        return labels[value] if where is None or value in by_back else where
     if t is list or t is tuple:
-        return tuple([_canon(v, labels) for v in value])
+        return tuple([_canon(v, labels, g, who, by_back, places) for v in value])
     return value
 
 
@@ -139,9 +147,7 @@ class MctsAgent(Agent):
         node_id, who, options = base.state.pending
         # whose decisions are nodes of the tree: everyone's, or the searcher's only
         mine_only = who if opponents == "rollout" else None
-        keys = {}
-        for i, (a, args) in enumerate(options):
-            keys.setdefault((node_id, who, a, _canon(args, labels)), i)
+        keys = _offered(base.state, base.state.pending, labels, base.rs.by_back)
         root = _Node(-1)
         rng = self.rng
         limit, deadline = self.iterations, (start + self.time if self.time > 0 else None)
@@ -167,6 +173,7 @@ class MctsAgent(Agent):
 
         `me` is the searcher; `mine_only`, when it is set, the only player whose decisions are tree nodes."""
         node, path = root, []
+        by_back = world.rs.by_back
         # where a rollout stops, each player's reward is how its position grew since the decision at hand
         # (in this world): what is common to every line of play, such as points won long ago, cancels out
         start = score(world.state) if depth == NEXT or depth >= 0 else None
@@ -181,7 +188,7 @@ class MctsAgent(Agent):
                     world.apply(below(rng, len(options)))
                     last = who
                     continue
-                offered = _offered(pending, labels)
+                offered = _offered(world.state, pending, labels, by_back)
                 child, new = self._select(node, offered, who, rng)
                 world.apply(offered[child.key])
                 path.append(child)
@@ -223,7 +230,7 @@ class MctsAgent(Agent):
         done = dealt = 0
         while (worlds == 0 or dealt < worlds) and (deadline is None or time.perf_counter() < deadline):
             world = determinize(base, me, rng)
-            offered = _offered(world.state.pending, labels)
+            offered = _offered(world.state, world.state.pending, labels, base.rs.by_back)
             # an option this world does not offer is not valued in it
             tried = [(child, offered[child.key]) for child in children if child.key in offered]
             for n, (child, index) in enumerate(tried, 1):

@@ -139,3 +139,68 @@ def constant_score_parts(data: dict) -> list:
         return found
 
     return [name for name, text in parts.items() if not reads(text) & changing]
+
+
+# labels that would name a card its chooser cannot see ---------------------------------------------
+
+# what a zone's visibility word shows (its owner, the others); on a shared zone, `owner` shows nobody
+_LEVELS = {"public": ("cards", "cards"), "owner": ("cards", "count"), "count": ("count", "count"),
+           "top": ("top", "top"), "hidden": ("none", "none")}
+_DOMAIN = re.compile(r"^\s*(?:(?P<owner>[A-Za-z_][\w\[\]() ]*?)\s*\.\s*)?(?P<zone>[A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)?"
+                     r"(?:\bwhere\b.*)?$", re.S)
+_HOLE = re.compile(r"\{([^{}]*)\}")
+
+
+def _unseen_by(zones: dict, owner: str | None, zone: str) -> bool:
+    """Whether the chooser (`me`) may be unable to see the cards of `zone`, named through `owner`
+    (None: a shared zone): the level it is shown is only a count or nothing ("top" may show the card)."""
+    spec = zones.get(zone)
+    if not isinstance(spec, dict):
+        return False
+    seen = spec.get("visibility", "public")
+    if isinstance(seen, dict):
+        mine, others = seen.get("owner", "cards"), seen.get("others", "cards")
+    elif seen in _LEVELS:
+        mine, others = _LEVELS[seen]
+    else:
+        return False
+    if not spec.get("per_player"):
+        if owner is not None:
+            return False
+        level = "count" if seen == "owner" else mine
+    elif owner is None:
+        return False
+    else:
+        level = mine if owner.strip() == "me" else others
+    return level in ("count", "none")
+
+
+def hidden_in_labels(data: dict) -> list:
+    """(path of a label, its hole, the argument, the zone) for every action whose label reads more of an
+    argument than the card itself (an attribute, a function of it), where the argument is a card of a zone
+    its chooser may not see: the label would name a hidden card. A bare `{card}` is told by its place to a
+    chooser who cannot see it; only the argument's own zone is looked at (each rule says nothing when
+    unsure)."""
+    zones = data.get("zones") if isinstance(data.get("zones"), dict) else {}
+    actions = data.get("actions") if isinstance(data.get("actions"), dict) else {}
+    found = []
+    for name, spec in actions.items():
+        if not isinstance(spec, dict) or not isinstance(spec.get("args"), dict) or not isinstance(spec.get("label"), str):
+            continue
+        unseen = {}
+        for arg, domain in spec["args"].items():
+            m = _DOMAIN.match(str(domain)) if isinstance(domain, str) else None
+            if m and _unseen_by(zones, m.group("owner"), m.group("zone")):
+                unseen[str(arg)] = m.group("zone")
+        if not unseen:
+            continue
+        for hole in _HOLE.findall(spec["label"]):
+            try:
+                tree = parse(hole)
+            except ExprError:
+                continue
+            names = {str(t) for t in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "NAME")}
+            for arg in sorted(names & unseen.keys()):
+                if hole.strip() != arg:
+                    found.append((("actions", name, "label"), hole.strip(), arg, unseen[arg]))
+    return found

@@ -16,7 +16,7 @@ from .cards import COMPONENT_KEYS, CardsBuilder  # noqa: F401  (the key sets are
 from .context import Abort, Context, valid_name
 from .display import compile_display
 from .effects import EffectCompiler
-from .lint import constant_score_parts, unshuffled_deals
+from .lint import constant_score_parts, hidden_in_labels, unshuffled_deals
 from .names import CARD_VARIABLE_KEYS, FUNCTION_KEYS, VARIABLE_KEYS, NamesBuilder  # noqa: F401
 from .zones import VISIBILITY_KEYS, VISIBILITY_WORDS, ZONE_KEYS, ZonesBuilder  # noqa: F401
 # The flow's key sets live with the flow compiler; they are named here too, beside the others.
@@ -181,7 +181,7 @@ class _Builder(CardsBuilder, ZonesBuilder, NamesBuilder, FlowBuilder):
             blocks=ctx.blocks, game_block=game_block, steps_node=steps_id, turn_loop_node=turn_loop_id,
             fingerprint=hashlib.sha256(canonical.encode()).hexdigest()[:16], path=ctx.source.file, data=data,
             names=ctx.names, warnings=ctx.warnings, default_agent=default_agent, evaluate=evaluate,
-            display=display)
+            display=display, by_back=by_back(self.cards, labels))
 
     def lint(self):
         """Design warnings that need the whole ruleset: names declared but never used."""
@@ -223,6 +223,11 @@ class _Builder(CardsBuilder, ZonesBuilder, NamesBuilder, FlowBuilder):
         for path, zone in unshuffled_deals(self.data, {h[3] for h in self.card_homes}):
             ctx.warn(path, f"cards are taken from '{zone}' before it is shuffled: they come in the order "
                      "the file lists them", "unshuffled", "add '- shuffle: " + zone + "' before this")
+        for path, hole, arg, zone in hidden_in_labels(self.data):
+            ctx.warn(path, f"this label shows '{hole}' of '{arg}', a card of '{zone}' that its chooser may not "
+                     "see: the label would name a hidden card", "hidden-label",
+                     f"write '{{{arg}}}' alone (a card its chooser cannot see is shown by its place, \"card 2 of "
+                     "P2's hand\"), or let the player choose among cards it sees")
         for name in constant_score_parts(self.data):
             ctx.warn(("scoring", "parts", name), f"score part '{name}' cannot change: it reads no zone or "
                      "variable that any effect changes", "constant-score")
@@ -403,3 +408,12 @@ class _Builder(CardsBuilder, ZonesBuilder, NamesBuilder, FlowBuilder):
                 continue
         self.pending_actions = pending
         return out
+
+
+def by_back(cards: list, labels: list) -> frozenset:
+    """The ids of the cards whose type's cards are all alike (one label, the same attributes): their back
+    tells which card they are."""
+    faces: dict = {}
+    for c, (card, label) in enumerate(zip(cards, labels)):
+        faces.setdefault(card["type"], set()).add((label, tuple(sorted((k, repr(v)) for k, v in card.items()))))
+    return frozenset(c for c, card in enumerate(cards) if len(faces[card["type"]]) == 1)

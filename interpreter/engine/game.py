@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ..errors import GameError, IllegalChoice
@@ -12,6 +13,7 @@ from ..runtime.values import ELEMENT, PLAYERS, Card, Player, as_players
 from .limits import in_loop, over_nodes
 from .records import cards_in, places, readers
 from .state import State
+from .view import told_format
 
 
 @dataclass(frozen=True)
@@ -116,8 +118,23 @@ class Game:
             return None
         self.state.work = MAX_STEP_ITEMS   # labels and prompt have a budget of their own
         node = self.rs.nodes[p[0]]
-        labels = tuple(node.label(self, self.state, p[1], o) for o in p[2])
-        return Decision(p[1], node.prompt_text(self, self.state, p), labels, self._asked_at())
+        with self.told(p[1]):
+            labels = tuple(node.label(self, self.state, p[1], o) for o in p[2])
+            return Decision(p[1], node.prompt_text(self, self.state, p), labels, self._asked_at())
+
+    @contextmanager
+    def told(self, player):
+        """While inside, the game's texts are made as `player` is told its options and prompts: the cards it
+        cannot identify where they lie are written as their places (engine/view.py, told_format)."""
+        before = self.__dict__.get("format")
+        self.format = told_format(self, player)
+        try:
+            yield
+        finally:
+            if before is None:
+                del self.format
+            else:
+                self.format = before
 
     def option_count(self) -> int:
         p = self.state.pending
@@ -137,7 +154,8 @@ class Game:
             labels = self.decision.options
             if choice not in labels:
                 from .refusal import explain_refusal
-                why = explain_refusal(self, choice)
+                with self.told(p[1]):
+                    why = explain_refusal(self, choice)
                 raise IllegalChoice(f"'{choice}' is not a legal option" + (f" - {why}" if why else "")
                                     + "; the options are: " + "; ".join(labels))
             index = labels.index(choice)
@@ -194,9 +212,12 @@ class Game:
             return [d]
         node, data = self.rs.nodes[node_id], top[4]
         later = data["queue"][len(data["chosen"]) + 1:]
-        return [d] + [Decision(p, node.prompt_text(self, g, (node_id, p, options)),
-                               tuple(node.label(self, g, p, o) for o in options), d.asked_at)
-                      for p, options in later]
+        out = [d]
+        for p, options in later:
+            with self.told(p):
+                out.append(Decision(p, node.prompt_text(self, g, (node_id, p, options)),
+                                    tuple(node.label(self, g, p, o) for o in options), d.asked_at))
+        return out
 
     def _asked_at(self) -> int:
         """The number of choices made when the pending decision was asked (a simultaneous one: when it opened)."""

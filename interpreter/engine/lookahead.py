@@ -127,6 +127,11 @@ def _relabel(world, sigma: dict) -> None:
 
     g.vars = swap(g.vars)
     g.pvars = {k: swap(v) for k, v in g.pvars.items()}
+    if g.pending is not None:
+        # an option that names a card the player cannot see names the card at its place: "card 2 of P2's
+        # hand" is whichever card lies there in this world (options are told apart by place, not identity)
+        node_id, who, options = g.pending
+        g.pending = (node_id, who, swap(options))
     for name, table in g.cvars.items():
         old = table[:]
         for c, new in sigma.items():

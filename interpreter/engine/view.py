@@ -149,3 +149,48 @@ def _visible(specs, name) -> str:
     spec = specs.get(name)
     return "public" if spec is None else spec.visible
 
+
+
+# what a chooser is told of its own options -----------------------------------------------------------
+
+def unseen_places(g, player) -> dict:
+    """Every card `player` cannot identify where it lies now (not in a zone it sees, not the top card of a
+    zone whose top it sees, not shown to it) -> (slot, position in the zone). A seat that is no player's
+    (an onlooker) gets nothing: it chooses nothing."""
+    if not isinstance(player, int) or not 0 <= player < g.n:
+        return {}
+    zones, known, out = g.zones, g.known, {}
+    for slot, start in g.layout.unseen[player][0]:
+        cards = zones[slot]
+        for i in range(start, len(cards)):
+            c = cards[i]
+            if not known or player not in known.get(c, ()):
+                out[c] = (slot, i)
+    return out
+
+
+def place_text(game, slot: int, position: int) -> str:
+    """A card by where it lies, for a player who cannot see which card it is: "card 2 of P2's hand"."""
+    return f"card {position + 1} of {game.rs.slot_name(slot, game.state.layout)}"
+
+
+def told_format(game, player):
+    """`Game.format` as `player` is told its options and prompts: a card it cannot identify where it lies
+    is written as its place ("card 2 of P2's hand"), never by its label, so that two games the player
+    cannot tell apart offer it the same labels. A card whose back tells which card it is (every card of
+    its type alike) keeps its label. Where the cards lie is read once, when the first card is formatted
+    (labels that name no card cost nothing more)."""
+    plain = type(game).format.__get__(game)
+    places = None
+
+    def fmt(value, kind="any"):
+        nonlocal places
+        t = type(value)
+        if t is Card or (t is int and kind == "card"):
+            if places is None:
+                places = unseen_places(game.state, player)
+            where = places.get(value)
+            if where is not None and value not in game.rs.by_back:
+                return place_text(game, *where)
+        return plain(value, kind)
+    return fmt

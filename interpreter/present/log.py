@@ -72,7 +72,9 @@ def _choice(game, record):
         return [[player], lead + joined(pieces, game.format)]
     if not before:
         return lead + joined(pieces, game.format)
-    return _masked(game, lead, pieces, (before, after), (player,))
+    # the chooser too is told whole only the cards it could see before or after: it may have chosen a
+    # card it could not see (one from another player's face-down hand, by its place)
+    return _masked(game, lead, pieces, (before, after), ())
 
 
 def _masked(game, lead, pieces, wheres, told):
@@ -82,12 +84,15 @@ def _masked(game, lead, pieces, wheres, told):
     player may), read "a card" for each card one of them could not see there.
     -> a text for everyone, or [the seats that read it whole, it, the others' text]."""
     others = [q for q in range(game.state.n) if q not in told]
-    hidden = {q: {ps[0][0] for ps in zip(*wheres) if not any(sees(game, q, p) for p in ps)} for q in others}
+    by_back = game.rs.by_back   # a card its back names (every card of its type alike) is never masked
+    hidden = {q: {ps[0][0] for ps in zip(*wheres) if ps[0][0] not in by_back and not any(sees(game, q, p) for p in ps)}
+              for q in others}
     full = lead + joined(pieces, game.format)
     if not any(hidden.values()):
         return full
     whole = sorted(set(told) | {q for q in others if not hidden[q]})
-    return [whole, full, lead + joined(pieces, masked(game, set().union(*hidden.values())))]
+    others_read = lead + joined(pieces, masked(game, set().union(*hidden.values())))
+    return [whole, full, others_read] if whole else others_read
 
 
 def sees(game, reader, place) -> bool:
@@ -107,8 +112,9 @@ def sees(game, reader, place) -> bool:
 
 def masked(game, hidden: set):
     """Game.format, with each card of `hidden` written as "a card" (in a list of cards, those shown first,
-    then how many are masked)."""
+    then how many are masked), except a card whose back tells which card it is (Ruleset.by_back)."""
     labels, plain = game.rs.card_labels, game.format
+    hidden = hidden - game.rs.by_back   # its back tells which card it is
 
     def fmt(value, kind="any"):
         t = type(value)

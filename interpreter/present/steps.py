@@ -24,14 +24,15 @@ def option_parts(game, player: int) -> list[list[str]]:
         queue = top[4]["queue"] if top is not None and top[0] == () and top[3] == node_id else []
         options = next((opts for p, opts in queue if p == player), ())
     out = []
-    for option in options:
-        try:
-            parts = _parts(game, node, player, option)
-        except Exception:   # an option whose structure is not the one described above: one part
-            parts = None
-        if not parts:
-            parts = [node.label(game, g, player, option)]
-        out.append(parts)
+    with game.told(player):   # as its labels are: a card the player cannot see is told by its place
+        for option in options:
+            try:
+                parts = _parts(game, node, player, option)
+            except Exception:   # an option whose structure is not the one described above: one part
+                parts = None
+            if not parts:
+                parts = [node.label(game, g, player, option)]
+            out.append(parts)
     return out
 
 
