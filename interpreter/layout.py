@@ -15,7 +15,7 @@ MAX_FAMILY = 1000
 class Layout:
     """The slots of every zone for one player count and one set of parameter values."""
 
-    __slots__ = ("n", "base", "size", "total", "fixed", "zones", "unseen", "refill")
+    __slots__ = ("n", "base", "size", "total", "fixed", "zones", "unseen", "seen", "refill")
 
     # A layout is made once for a ruleset and player count (Ruleset.layout) and never changed: games,
     # clones and bots' worlds share it.
@@ -58,6 +58,9 @@ class Layout:
         # (1 when the top card shows), the type of every card, and whether all cards are of one type
         # (a bot's worlds deal those cards again, engine/lookahead.py)
         self.unseen = tuple((self._hidden_from(p), types, len(set(types)) <= 1) for p in range(n))
+        # for each player: the slots whose every card they see, and those whose top card they see
+        # (engine/view.py, seen_cards)
+        self.seen = tuple(self._seen_by(p) for p in range(n))
 
     def _hidden_from(self, player: int) -> tuple:
         spots = []
@@ -67,6 +70,17 @@ class Layout:
                 if level != "cards":
                     spots.append((slot, 1 if level == "top" else 0))
         return tuple(spots)
+
+    def _seen_by(self, player: int) -> tuple:
+        every, tops = [], []
+        for z in self.zones:
+            for slot, owner, _ in self.slots(z):
+                level = z.level(player, owner)
+                if level == "cards":
+                    every.append(slot)
+                elif level == "top":
+                    tops.append(slot)
+        return tuple(every), tuple(tops)
 
     def slot(self, z, owner=None, member: int = 0) -> int:
         if z.per_player:

@@ -27,14 +27,15 @@ import time
 
 from ..runtime.draws import below
 from ..engine.lookahead import WIN, determinize, lead, position_value
-from ..engine.view import unseen_places
-from ..runtime.values import Card
+from ..engine.view import place_of, seen_cards
+from ..runtime.values import Card, Player
 from ..errors import GameError
 from .base import Agent, Option, Request
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_C = 0.7
-NEXT = "next"   # depth: the rollout stops when the decision comes back to the searcher from another player
+NEXT = "next"
+_FLAT = frozenset((int, str, bool, float, type(None), Player))   # values that are no card and hold none   # depth: the rollout stops when the decision comes back to the searcher from another player
 
 
 class _Node:
@@ -52,28 +53,41 @@ class _Node:
 
 
 def _offered(g, pending, labels, by_back) -> dict:
-    """A decision's options by what their chooser can tell apart (see _canon) -> the index of the first
-    of each."""
+    """A decision's options by what their chooser can tell apart -> the index of the first of each.
+
+    An argument is told as its chooser can tell it: a card by its label (the same card in two worlds may
+    have another id), but a card the chooser cannot see by its place (which card lies there differs from
+    one world to the next: the option is "the second card of P2's hand", never the card really there)."""
     node_id, who, options = pending
+    seen = []   # the cards the chooser sees: read once, at the first card
     offered = {}
-    places = []   # where the cards the chooser cannot see lie: read once, at the first card
     for i, (a, args) in enumerate(options):
-        offered.setdefault((node_id, who, a, _canon(args, labels, g, who, by_back, places)), i)
+        key = []
+        for v in args:
+            t = type(v)
+            if t in _FLAT:
+                key.append(v)
+            elif t is list and v and type(v[0]) is Card:
+                if not seen:
+                    seen.append(seen_cards(g, who))
+                # cards the chooser sees (a flock from its own hand) at C speed
+                key.append(tuple(map(labels.__getitem__, v)) if seen[0].issuperset(v)
+                           else _canon(v, labels, g, who, by_back, seen))
+            else:
+                key.append(_canon(v, labels, g, who, by_back, seen))
+        offered.setdefault((node_id, who, a, tuple(key)), i)
     return offered
 
 
-def _canon(value, labels, g, who, by_back, places):
-    """An argument as its chooser can tell it: a card by its label (the same card in two worlds may have
-    another id), but a card the chooser cannot see by its place (which card lies there differs from one
-    world to the next: an option is "the second card of P2's hand", never the card really there)."""
+def _canon(value, labels, g, who, by_back, seen):
+    """One argument as its chooser can tell it (see _offered; `seen` holds the cards it sees, once read)."""
     t = type(value)
     if t is Card:
-        if not places:
-            places.append(unseen_places(g, who))
-        where = places[0].get(value)
-        return labels[value] if where is None or value in by_back else where
+        if not seen:
+            seen.append(seen_cards(g, who))
+        return labels[value] if value in seen[0] or value in by_back else place_of(g, value)
     if t is list or t is tuple:
-        return tuple([_canon(v, labels, g, who, by_back, places) for v in value])
+        return tuple([_canon(v, labels, g, who, by_back, seen) for v in value])
     return value
 
 

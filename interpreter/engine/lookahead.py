@@ -8,6 +8,7 @@ import random
 from ..errors import GameError
 from ..runtime.draws import below, shuffle
 from ..runtime.values import Card, Player
+from .view import seen_cards
 
 WIN = 10 ** 9
 # what a value may be when it holds no card, at any depth
@@ -127,7 +128,7 @@ def _relabel(world, sigma: dict) -> None:
 
     g.vars = swap(g.vars)
     g.pvars = {k: swap(v) for k, v in g.pvars.items()}
-    if g.pending is not None:
+    if g.pending is not None and names_unseen(world, g.pending):
         # an option that names a card the player cannot see names the card at its place: "card 2 of P2's
         # hand" is whichever card lies there in this world (options are told apart by place, not identity)
         node_id, who, options = g.pending
@@ -154,6 +155,52 @@ def _relabel(world, sigma: dict) -> None:
                              for p, o in data["chosen"]]
         elif type(data) not in flat:
             frame[4] = swap(data)
+
+
+def names_unseen(game, pending) -> bool:
+    """Whether an option of this decision names a card its chooser cannot see (most name none, and are
+    kept as they are in a world). Known once per list of options: a world shares its game's list, so the
+    answer is kept with it (an id alone could be reused by another list once this one is gone)."""
+    options = pending[2]
+    kept = _NAMES_UNSEEN.get(id(options))
+    if kept is not None and kept[0] is options:
+        return kept[1]
+    seen = None
+    answer = False
+
+    def unseen(v) -> bool:   # whether v holds a card the chooser does not see
+        t = type(v)
+        if t is Card:
+            return v not in seen
+        if t is list or t is tuple:
+            if v and type(v[0]) is Card and _NO_LISTS.isdisjoint(map(type, v)) and seen.issuperset(v):
+                return False   # cards it sees (a flock from its own hand), at C speed
+            return any(unseen(x) for x in v if type(x) not in _NO_CARDS)
+        return False
+    flat, no_lists = _NO_CARDS, _NO_LISTS
+    for _, args in options:
+        for v in args:
+            t = type(v)
+            if t in flat:
+                continue
+            if seen is None:
+                seen = seen_cards(game.state, pending[1])
+            if t is list and v and type(v[0]) is Card and no_lists.isdisjoint(map(type, v)):
+                if seen.issuperset(v):
+                    continue   # cards it sees (a flock from its own hand), at C speed
+            if unseen(v):
+                answer = True
+                break
+        if answer:
+            break
+    if len(_NAMES_UNSEEN) > 64:
+        _NAMES_UNSEEN.clear()
+    _NAMES_UNSEEN[id(options)] = (options, answer)
+    return answer
+
+
+_NAMES_UNSEEN: dict = {}
+_NO_LISTS = frozenset((list, tuple, dict))   # what a set cannot hold
 
 
 def _hide_values(world, player: int, unseen, rng) -> None:

@@ -169,6 +169,30 @@ def unseen_places(g, player) -> dict:
     return out
 
 
+def seen_cards(g, player) -> set:
+    """The cards `player` can identify where they lie now: every card of a zone it sees, the top card of a
+    zone whose top it sees, and the cards shown to it (cheaper than `unseen_places` where hidden decks are
+    long: a bot asks it at every decision of its search)."""
+    if not isinstance(player, int) or not 0 <= player < g.n:
+        return set()
+    zones = g.zones
+    every, tops = g.layout.seen[player]
+    out = set().union(*[zones[s] for s in every])
+    for s in tops:
+        out.update(zones[s][:1])
+    if g.known:
+        out.update(c for c, who in g.known.items() if player in who)
+    return out
+
+
+def place_of(g, card) -> tuple | None:
+    """(slot, position) of the zone a card lies in, or None."""
+    for slot, zone in enumerate(g.zones):
+        if card in zone:
+            return slot, zone.index(card)
+    return None
+
+
 def place_text(game, slot: int, position: int) -> str:
     """A card by where it lies, for a player who cannot see which card it is: "card 2 of P2's hand"."""
     return f"card {position + 1} of {game.rs.slot_name(slot, game.state.layout)}"
@@ -179,18 +203,19 @@ def told_format(game, player):
     is written as its place ("card 2 of P2's hand"), never by its label, so that two games the player
     cannot tell apart offer it the same labels. A card whose back tells which card it is (every card of
     its type alike) keeps its label. Where the cards lie is read once, when the first card is formatted
-    (labels that name no card cost nothing more)."""
+    (labels that name no card cost nothing more). A seat that is no player's sees nothing it is not shown."""
     plain = type(game).format.__get__(game)
-    places = None
+    seen = None
 
     def fmt(value, kind="any"):
-        nonlocal places
+        nonlocal seen
         t = type(value)
         if t is Card or (t is int and kind == "card"):
-            if places is None:
-                places = unseen_places(game.state, player)
-            where = places.get(value)
-            if where is not None and value not in game.rs.by_back:
-                return place_text(game, *where)
+            if seen is None:
+                seen = seen_cards(game.state, player)
+            if value not in seen and value not in game.rs.by_back:
+                where = place_of(game.state, value)
+                if where is not None:
+                    return place_text(game, *where)
         return plain(value, kind)
     return fmt
