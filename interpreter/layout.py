@@ -15,7 +15,7 @@ MAX_FAMILY = 1000
 class Layout:
     """The slots of every zone for one player count and one set of parameter values."""
 
-    __slots__ = ("n", "base", "size", "total", "fixed", "zones", "unseen", "seen", "refill")
+    __slots__ = ("n", "base", "size", "total", "fixed", "zones", "unseen", "seen", "ordered", "refill")
 
     # A layout is made once for a ruleset and player count (Ruleset.layout) and never changed: games,
     # clones and bots' worlds share it.
@@ -58,9 +58,14 @@ class Layout:
         # (1 when the top card shows), the type of every card, and whether all cards are of one type
         # (a bot's worlds deal those cards again, engine/lookahead.py)
         self.unseen = tuple((self._hidden_from(p), types, len(set(types)) <= 1) for p in range(n))
-        # for each player: the slots whose every card they see, and those whose top card they see
-        # (engine/view.py, seen_cards)
+        # for each player: the slots whose every card they see, those whose top card they see, and those
+        # they are shown the size of (engine/view.py, seen_cards and observation)
         self.seen = tuple(self._seen_by(p) for p in range(n))
+        ordered = [True] * self.total
+        for z in self.zones:
+            for slot, _, _ in self.slots(z):
+                ordered[slot] = z.ordered
+        self.ordered = tuple(ordered)   # slot -> whether its order matters (views sort the others)
 
     def _hidden_from(self, player: int) -> tuple:
         spots = []
@@ -72,7 +77,7 @@ class Layout:
         return tuple(spots)
 
     def _seen_by(self, player: int) -> tuple:
-        every, tops = [], []
+        every, tops, counted = [], [], []
         for z in self.zones:
             for slot, owner, _ in self.slots(z):
                 level = z.level(player, owner)
@@ -80,7 +85,9 @@ class Layout:
                     every.append(slot)
                 elif level == "top":
                     tops.append(slot)
-        return tuple(every), tuple(tops)
+                if level in ("top", "count"):
+                    counted.append(slot)
+        return tuple(every), tuple(tops), tuple(counted)
 
     def slot(self, z, owner=None, member: int = 0) -> int:
         if z.per_player:

@@ -39,9 +39,10 @@ SPEC_ERRORS = [
     ("randm", "unknown agent 'randm' (agents: random, first, greedy, mcts, human, or module:ClassName); "
               "did you mean 'random'?"),
     ("", "'' names no agent (agents: random, first, greedy, mcts, human, or module:ClassName)"),
-    ("mcts:iter=5", "agent 'mcts' has no setting 'iter' (it takes iterations, time, c, depth, reward, opponents)"),
+    ("mcts:iter=5", "agent 'mcts' has no setting 'iter' (it takes iterations, time, c, depth, reward, opponents, "
+                    "belief)"),
     ("mcts:dpth=5", "agent 'mcts' has no setting 'dpth' (it takes iterations, time, c, depth, reward, "
-                    "opponents); "
+                    "opponents, belief); "
                     "did you mean 'depth'?"),
     ("random:depth=3", "agent 'random' has no setting 'depth' (it takes none)"),
     ("mcts:iterations=x", "mcts's 'iterations' must be a whole number, not 'x'"),

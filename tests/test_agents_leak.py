@@ -121,14 +121,15 @@ def test_an_agents_decision_does_not_change_when_what_its_player_may_not_see_cha
         assert other.view(p) == game.view(p)
         # what the player is offered reads the same: no label or prompt names a card it cannot see
         assert other.decision == game.decision, f"turn {game.state.turn}"
-        hidden += any(other.state.zones[s][i] != game.state.zones[s][i] for s, i in hidden_positions(game, p))
+        hidden += any(other.state.zones[s][i] != game.state.zones[s][i] for s, i in hidden_positions(game, p)) \
+            or other.state.pvars != game.state.pvars or other.state.vars != game.state.vars
         for spec in AGENTS:
             assert decide(spec, other, 11) == decide(spec, game, 11), f"{spec} at turn {game.state.turn}"
             checked += 1
         # a bot's worlds share unchanged data with the game (see State.clone): it must stay as it was
         assert game.to_json() == before, f"deciding changed the game at turn {game.state.turn}"
     assert checked == MOMENTS * len(AGENTS)
-    assert hidden >= 1   # the disguise changed what the player may not see at least once
+    assert hidden >= 1   # the disguise changed what the player may not see (cards or values) at least once
 
 
 class Peeker(Agent):

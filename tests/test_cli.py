@@ -124,7 +124,7 @@ USAGE_ERRORS = [
     (["tournament", "cubirds", "--agents", "human,random"], "a tournament plays bots only"),
     (["tournament", "cubirds", "--agents", "mcts:iter=3"],
      "Invalid value for '--agents': agent 'mcts' has no setting 'iter' (it takes iterations, time, c, depth, reward, "
-     "opponents)"),
+     "opponents, belief)"),
     (["tournament", "cubirds", "--agents", "random", "--jobs", "-1"], "-1 is not in the range"),
     (["tournament", "cubirds", "--agents", "random", "--ray-address", "10.0.0.5:6379"],
      "Invalid value for '--ray-address': only with --backend ray"),

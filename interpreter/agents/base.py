@@ -42,18 +42,20 @@ class Request:
             self._decision = self._game.decision
         return self._decision.prompt
 
-    def option_values(self, rng, max_trials=None, by: str = "auto") -> dict:
+    def option_values(self, rng, max_trials=None, by: str = "auto", belief: str = "view") -> dict:
         """How good each option is for this player one step ahead (see engine/lookahead.py), in a
-        world where the cards this player cannot see are dealt again at random; `by` as in `evaluation`."""
+        world where the cards this player cannot see are dealt again at random; `by` as in `evaluation`;
+        `belief`: "history" for a world consistent with all the player saw (engine/belief.py), "view"
+        for one dealt from what it sees now, "auto" for the first on a short history."""
         from ..engine.lookahead import MAX_TRIALS, option_values, position_value
         return option_values(self._game, self.player, rng, max_trials or MAX_TRIALS,
-                             position_value(self._game.rs, by))
+                             position_value(self._game.rs, by), belief)
 
-    def sampler(self):
+    def sampler(self, belief: str = "view"):
         """A function rng -> a world this player could believe in (a Game to search in; see
-        engine/lookahead.Sampler)."""
+        engine/lookahead.Sampler; `belief` as in `option_values`)."""
         from ..engine.lookahead import Sampler
-        return Sampler(self._game, self.player)
+        return Sampler(self._game, self.player, belief)
 
     def evaluation(self, by: str = "auto"):
         """How good a position is for each player (game state -> numbers), or None: by the ruleset's

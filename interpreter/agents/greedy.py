@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import random
 
+from ..engine.lookahead import AUTO_HISTORY, BELIEFS
 from ..errors import GameError
 from .base import Agent, Option, Request
+
+
+BELIEF_HELP = (f"where worlds come from: history (replayed along the game so far, consistent with all the player "
+               f"saw: a host who avoided the car, chips set by a hidden choice), view (dealt from what it sees "
+               f"now), auto: history while the game is at most {AUTO_HISTORY} choices old, else view")
 
 
 class GreedyAgent(Agent):
@@ -24,11 +30,12 @@ class GreedyAgent(Agent):
         "by": Option(("auto", "evaluate", "score"), "auto", "what scores a position: the ruleset's "
                      "'agents: evaluate', the score (own total minus the best other), or auto: evaluate "
                      "where the ruleset declares it, else the score"),
+        "belief": Option(BELIEFS, "view", BELIEF_HELP + " (greedy is the quick bot: view by default)"),
     }
 
-    def __init__(self, seed: int = 0, trials: int = 8, worlds: int = 1, by: str = "auto"):
+    def __init__(self, seed: int = 0, trials: int = 8, worlds: int = 1, by: str = "auto", belief: str = "view"):
         self.rng = random.Random(seed)
-        self.trials, self.worlds, self.by = trials, worlds, by
+        self.trials, self.worlds, self.by, self.belief = trials, worlds, by, belief
 
     def choose(self, request: Request) -> int:
         if request.count == 1:
@@ -37,11 +44,11 @@ class GreedyAgent(Agent):
             raise GameError("the greedy agent needs a way to score a position: this ruleset has neither "
                             "'agents: evaluate' nor score parts", "agent")
         if self.worlds == 1:
-            values = request.option_values(self.rng, self.trials, self.by)
+            values = request.option_values(self.rng, self.trials, self.by, self.belief)
         else:
             sums: dict = {}
             for _ in range(self.worlds):
-                for i, v in request.option_values(self.rng, self.trials, self.by).items():
+                for i, v in request.option_values(self.rng, self.trials, self.by, self.belief).items():
                     total, k = sums.get(i, (0, 0))
                     sums[i] = (total + v, k + 1)
             values = {i: total / k for i, (total, k) in sums.items()}

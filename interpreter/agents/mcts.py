@@ -26,11 +26,12 @@ import random
 import time
 
 from ..runtime.draws import below
-from ..engine.lookahead import WIN, determinize, lead, position_value
+from ..engine.lookahead import BELIEFS, WIN, lead, position_value
 from ..engine.view import place_of, seen_cards
 from ..runtime.values import Card, Player
 from ..errors import GameError
 from .base import Agent, Option, Request
+from .greedy import BELIEF_HELP
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_C = 0.7
@@ -115,10 +116,12 @@ class MctsAgent(Agent):
         "opponents": Option(("auto", "tree", "rollout"), "auto", "the other players' decisions: tree (nodes of "
                             "the search tree, chosen for their own reward), rollout (played at random), or auto: "
                             "tree with two players, rollout with more"),
+        "belief": Option(BELIEFS, "auto", BELIEF_HELP),
     }
 
     def __init__(self, seed: int = 0, iterations: int | None = None, time: float = 0.0, c: float = DEFAULT_C,
-                 depth="auto", reward: str = "win", opponents: str = "auto"):
+                 depth="auto", reward: str = "win", opponents: str = "auto", belief: str = "auto"):
+        self.belief = belief
         self.rng = random.Random(seed)
         if iterations is None:
             iterations = 0 if time > 0 else DEFAULT_ITERATIONS
@@ -138,7 +141,7 @@ class MctsAgent(Agent):
         if request.count == 1:
             return 0
         start = time.perf_counter()
-        sample = request.sampler()
+        sample = request.sampler(self.belief)
         base = sample.base
         opponents = self.opponents
         if opponents == "auto":
@@ -166,7 +169,7 @@ class MctsAgent(Agent):
         rng = self.rng
         limit, deadline = self.iterations, (start + self.time if self.time > 0 else None)
         if depth == 0:
-            choice, done = self._flat(root, base, who, keys, labels, limit, deadline)
+            choice, done = self._flat(root, sample, who, keys, labels, limit, deadline)
             self.searched.append((done, time.perf_counter() - start))
             self.tree = root
             return choice
@@ -229,12 +232,13 @@ class MctsAgent(Agent):
             child.visits += 1
             child.total += rewards[child.player]
 
-    def _flat(self, root, base, me, keys: dict, labels, limit: int, deadline):
+    def _flat(self, root, sample, me, keys: dict, labels, limit: int, deadline):
         """depth 0: the player's own options, each valued as greedy values it, in the same worlds (so that
         what a world deals is common to all options and their differences are sharper): iterations / options
         worlds (at least one), or worlds until the time is up; the best mean is played, ties broken at
         random. -> (the option's index, the options valued)."""
         rng = self.rng
+        base = sample.base
         value = position_value(base.rs)
         children = []
         for k in keys:
@@ -243,7 +247,7 @@ class MctsAgent(Agent):
         worlds = max(1, limit // len(children)) if limit > 0 else 0
         done = dealt = 0
         while (worlds == 0 or dealt < worlds) and (deadline is None or time.perf_counter() < deadline):
-            world = determinize(base, me, rng)
+            world = sample.flat(rng)
             offered = _offered(world.state, world.state.pending, labels, base.rs.by_back)
             # an option this world does not offer is not valued in it
             tried = [(child, offered[child.key]) for child in children if child.key in offered]
@@ -328,7 +332,8 @@ class MctsAgent(Agent):
             return self._squash([lead(totals, p) for p in range(n)], "end")
         winners = result["winners"]
         if not winners:
-            return [1.0 / n] * n   # nobody won (a stalled game): a draw
+            # nobody won: a draw between several players (a stalled game), a loss in a game played alone
+            return [1.0 / n] * n if n > 1 else [0.0]
         out = [0.0] * n
         share = 1.0 / len(winners)
         for w in winners:

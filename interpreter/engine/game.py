@@ -123,11 +123,12 @@ class Game:
             return Decision(p[1], node.prompt_text(self, self.state, p), labels, self._asked_at())
 
     @contextmanager
-    def told(self, player):
+    def told(self, player, unseen_as: str | None = None):
         """While inside, the game's texts are made as `player` is told its options and prompts: the cards it
-        cannot identify where they lie are written as their places (engine/view.py, told_format)."""
+        cannot identify where they lie are written as their places (engine/view.py, told_format), or as
+        `unseen_as`."""
         before = self.__dict__.get("format")
-        self.format = told_format(self, player)
+        self.format = told_format(self, player, unseen_as)
         try:
             yield
         finally:

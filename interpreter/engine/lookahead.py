@@ -15,13 +15,54 @@ WIN = 10 ** 9
 _NO_CARDS = frozenset((int, str, bool, float, type(None), Player))
 
 
-def determinize(game, player: int, rng):
+BELIEFS = ("auto", "history", "view")
+AUTO_HISTORY = 60   # belief=auto: worlds consistent with the history while it is at most this long
+
+
+def replays(game, belief: str) -> bool:
+    """Whether worlds are made consistent with the history (engine/belief.py) for this belief setting:
+    "history" always (within its budget), "view" never, "auto" while the history is short, in a ruleset
+    whose hidden state the view alone is known to get wrong (`misleads`)."""
+    if belief == "history":
+        return True
+    return belief == "auto" and len(game.state.history) <= AUTO_HISTORY and misleads(game.rs)
+
+
+def misleads(rs) -> bool:
+    """Whether a world dealt from the view can contradict what a player saw: the ruleset has values its
+    owner sees and the others do not (set by choices they did not see), secret choices, or random draws
+    in its actions (a host who picks a door at random among those the hidden cards allow). Where every choice is public
+    and only cards are hidden, the view-dealt worlds are kept: a replay per world costs a search."""
+    if any(spec.visible == "owner" for spec in rs.var_specs.values()):
+        return True
+    if any(getattr(node, "secret", False) for node in rs.nodes):
+        return True
+    text = repr([rs.data.get("actions"), rs.data.get("procedures")])
+    return "random(" in text or "sample(" in text
+
+
+def determinize(game, player: int, rng, belief: str = "view"):
     """A clone in which every card `player` cannot see is shuffled among the places they cannot see.
 
     Zone sizes stay as they are; cards the player was shown (reveals) or sees (the top card of a `top`
     zone) stay put. Variables the player may not see take the values a setup gives them. Other players'
     choices already made in a simultaneous decision are replaced by passing. The world draws its random
-    outcomes from `rng`: the game's own generator is hidden too (and is not copied)."""
+    outcomes from `rng`: the game's own generator is hidden too (and is not copied).
+
+    With `belief` "history" (or "auto" on a short history), the world is one replayed along the history
+    so that the player saw in it all it really saw (engine/belief.py), where one can be made and offers
+    the same options; else it is dealt from the current view as above."""
+    if replays(game, belief):
+        from .belief import consistent_worlds
+        for world in consistent_worlds(game, player, rng, _deal_unseen, wanted=1):
+            if len(world.state.pending[2]) == len(game.state.pending[2]) and \
+                    world.decision.options == game.decision.options:
+                world = world.clone(share_rng=True, bare=True)
+                world.state.rng = rng
+                world.record = False
+                world.probing = True
+                _forget_other_commitments(world, player)
+                return world
     # a world is never replayed nor shown: neither it nor its trials copy the game's history and log
     world = game.clone(share_rng=True, bare=True)
     world.state.rng = rng
@@ -285,19 +326,46 @@ class Sampler:
     see again and gives the world a generator of its own (the game's generator state would tell the
     order of future shuffles)."""
 
-    def __init__(self, game, player: int):
+    def __init__(self, game, player: int, belief: str = "view"):
         # without the choices of every player so far (secret ones included) and the log (private lines too)
         base = game.clone(bare=True)
         base.record = False
         self.base, self.player = base, player
+        self.game, self.belief = game, belief
+        self.worlds = None   # worlds consistent with the history, made at the first call (belief.py)
+
+    def consistent(self, rng) -> list:
+        """The worlds consistent with the history this sampler deals from ([]: it deals from the view)."""
+        if self.worlds is None:
+            self.worlds = []
+            if replays(self.game, self.belief):
+                from .belief import consistent_worlds
+                self.worlds = [w.clone(bare=True) for w in consistent_worlds(self.game, self.player, rng, _deal_unseen)]
+        return self.worlds
 
     def __call__(self, rng):
-        world = self.base.clone()
-        world.probing = False
-        _deal_unseen(world, self.player, rng)
+        kept = self.consistent(rng)
+        if kept:
+            world = kept[below(rng, len(kept))].clone()
+            world.probing = False
+        else:
+            world = self.base.clone()
+            world.probing = False
+            _deal_unseen(world, self.player, rng)
         _reopen_commitments(world, self.player)
         world.state.rng = random.Random(rng.getrandbits(64))
         return world
+
+    def flat(self, rng):
+        """A world for valuing the player's own options one step ahead (as `determinize` makes them)."""
+        kept = self.consistent(rng)
+        if kept:
+            world = kept[below(rng, len(kept))].clone(share_rng=True)
+            world.state.rng = rng
+            world.probing = True
+            _forget_other_commitments(world, self.player)
+            return world
+        return determinize(self.base, self.player, rng)
 
 
 def evaluator(rs, by: str = "auto"):
@@ -354,7 +422,7 @@ def _settle(world, node_id: int, player: int) -> None:
 MAX_TRIALS = 8
 
 
-def option_values(game, player: int, rng, max_trials: int = MAX_TRIALS, value=None) -> dict:
+def option_values(game, player: int, rng, max_trials: int = MAX_TRIALS, value=None, belief: str = "view") -> dict:
     """How good each option is for `player` one step ahead, in one determinized world.
 
     `value(g, player)` scores a position (default: `position_value`). With many
@@ -363,7 +431,7 @@ def option_values(game, player: int, rng, max_trials: int = MAX_TRIALS, value=No
     go on with is left out)."""
     if value is None:
         value = position_value(game.rs)
-    world = determinize(game, player, rng)
+    world = determinize(game, player, rng, belief)
     node_id = world.state.pending[0]
     count = world.option_count()
     indexes = range(count) if count <= max_trials else sorted(rng.sample(range(count), max_trials))

@@ -176,7 +176,7 @@ def seen_cards(g, player) -> set:
     if not isinstance(player, int) or not 0 <= player < g.n:
         return set()
     zones = g.zones
-    every, tops = g.layout.seen[player]
+    every, tops, _ = g.layout.seen[player]
     out = set().union(*[zones[s] for s in every])
     for s in tops:
         out.update(zones[s][:1])
@@ -198,12 +198,13 @@ def place_text(game, slot: int, position: int) -> str:
     return f"card {position + 1} of {game.rs.slot_name(slot, game.state.layout)}"
 
 
-def told_format(game, player):
+def told_format(game, player, unseen_as: str | None = None):
     """`Game.format` as `player` is told its options and prompts: a card it cannot identify where it lies
     is written as its place ("card 2 of P2's hand"), never by its label, so that two games the player
     cannot tell apart offer it the same labels. A card whose back tells which card it is (every card of
     its type alike) keeps its label. Where the cards lie is read once, when the first card is formatted
-    (labels that name no card cost nothing more). A seat that is no player's sees nothing it is not shown."""
+    (labels that name no card cost nothing more). A seat that is no player's sees nothing it is not shown.
+    `unseen_as`: a text for every such card instead of its place (the log's "a card")."""
     plain = type(game).format.__get__(game)
     seen = None
 
@@ -214,8 +215,55 @@ def told_format(game, player):
             if seen is None:
                 seen = seen_cards(game.state, player)
             if value not in seen and value not in game.rs.by_back:
+                if unseen_as is not None:
+                    return unseen_as
                 where = place_of(game.state, value)
                 if where is not None:
                     return place_text(game, *where)
         return plain(value, kind)
     return fmt
+
+
+def observation(g, player: int, rs) -> tuple:
+    """What `player` is shown now, as a value to compare (equal exactly when `view(game, player)` is):
+    the cards of the zones it sees (sorted where their order does not matter), the count and top card of
+    the others, the cards shown to it, the turn, and the variables and card variables it may read. Much
+    cheaper than the view, for the replays of engine/belief.py."""
+    zones = g.zones
+    every, tops, counted = g.layout.seen[player]
+    shown = []
+    for s in every:
+        cards = zones[s]
+        shown.append(tuple(cards) if g.layout.ordered[s] else tuple(sorted(cards)))
+    for s in tops:
+        shown.append(tuple(zones[s][:1]))
+    counts = tuple(len(zones[s]) for s in counted)
+    known = tuple(sorted((c, place_of(g, c)) for c, who in g.known.items() if player in who)) if g.known else ()
+    seen = None
+    if rs.card_vars or any(type(v) not in _PLAIN for v in g.vars.values()) or \
+            any(type(x) not in _PLAIN for t in g.pvars.values() for x in t):
+        seen = seen_cards(g, player)
+
+    def value(v):
+        t = type(v)
+        if t in _PLAIN:
+            return v
+        if t is Card:
+            return v if v in seen else None
+        if t is list or t is tuple:
+            return tuple(value(x) for x in v)
+        if t is dict:
+            return tuple((k, value(x)) for k, x in v.items())
+        return v
+    specs = rs.var_specs
+    variables = tuple(value(v) for k, v in g.vars.items() if _visible(specs, k) != "nobody")
+    mine = tuple(tuple(value(x) if _visible(specs, k) == "public" or p == player else None
+                       for p, x in enumerate(t)) for k, t in g.pvars.items() if _visible(specs, k) != "nobody")
+    cvars = ()
+    if rs.card_vars:
+        cvars = tuple(tuple(value(values[c]) if spec.visible == "public" or c in seen else None for c in range(len(values)))
+                      for name, spec in rs.card_vars.items() for values in (g.cvars[name],))
+    return (g.current, g.round, g.turn, tuple(shown), counts, known, variables, mine, cvars, g.result is None)
+
+
+_PLAIN = frozenset((int, str, bool, float, type(None), Player))
