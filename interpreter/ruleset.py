@@ -163,6 +163,9 @@ class Ruleset:
     # the cards whose back tells which card they are: every card of their type is alike (same label and
     # attributes), so that nobody needs to see the face to know it (engine/view.py, told_format)
     by_back: frozenset = frozenset()
+    # card id -> its face: cards alike (same label and attributes) share one, since nobody can tell them
+    # apart by looking (engine/view.py, observation)
+    faces: tuple = ()
     card_vars: dict = field(default_factory=dict)     # card variable -> CardVariable
     var_specs: dict = field(default_factory=dict)     # game and player variable -> Variable
     counters: list = field(default_factory=list)      # variables declared `counter: true`, for statistics

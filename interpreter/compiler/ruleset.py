@@ -181,7 +181,7 @@ class _Builder(CardsBuilder, ZonesBuilder, NamesBuilder, FlowBuilder):
             blocks=ctx.blocks, game_block=game_block, steps_node=steps_id, turn_loop_node=turn_loop_id,
             fingerprint=hashlib.sha256(canonical.encode()).hexdigest()[:16], path=ctx.source.file, data=data,
             names=ctx.names, warnings=ctx.warnings, default_agent=default_agent, evaluate=evaluate,
-            display=display, by_back=by_back(self.cards, labels))
+            display=display, by_back=by_back(self.cards, labels), faces=faces(self.cards, labels))
 
     def lint(self):
         """Design warnings that need the whole ruleset: names declared but never used."""
@@ -417,3 +417,10 @@ def by_back(cards: list, labels: list) -> frozenset:
     for c, (card, label) in enumerate(zip(cards, labels)):
         faces.setdefault(card["type"], set()).add((label, tuple(sorted((k, repr(v)) for k, v in card.items()))))
     return frozenset(c for c, card in enumerate(cards) if len(faces[card["type"]]) == 1)
+
+
+def faces(cards: list, labels: list) -> tuple:
+    """For each card id, the number of its face: cards with the same label and attributes share one."""
+    seen: dict = {}
+    return tuple(seen.setdefault((label, tuple(sorted((k, repr(v)) for k, v in card.items()))), len(seen))
+                 for card, label in zip(cards, labels))

@@ -16,7 +16,9 @@ the real history again with a generator of its own:
 
 A world that cannot follow the history (no option matches, or a draw showed something else) is dropped
 and another is started: this is rejection sampling, and the worlds kept are drawn from the player's
-belief given everything it observed. It costs a replay of the game per world, so it is bounded: at most
+belief given everything it observed. It costs a replay of the game per world, so it is bounded: it stops
+after GIVE_UP worlds in a row failed before any followed the history (where a fresh deal almost never
+agrees with what was seen later: cards shown at a showdown, trades between hands), and at most
 BUDGET choices applied for one decision in all, and a game whose history is too long for a world
 within that budget (more than half of it), or that cannot be replayed from its seed (a position arranged by a tool or a test),
 gets no consistent world; the bots then deal worlds from the current view alone (the documented
@@ -30,8 +32,9 @@ from ..errors import GameError
 from .view import observation
 
 BUDGET = 300         # choices applied (worlds tried and the replay of what the player saw) per decision
-WORLDS = 40          # consistent worlds made per decision at most
+WORLDS = 80          # consistent worlds made per decision at most
 MAX_HISTORY = 400    # `observed` replays no longer history
+GIVE_UP = 6          # worlds that could not follow the history, none having followed it: no more tries
 
 
 def observed(game, player: int):
@@ -79,6 +82,8 @@ def consistent_worlds(game, player: int, rng, deal, wanted: int = WORLDS, budget
     """Up to `wanted` worlds at the game's decision, each consistent with everything `player` observed
     (see the module's text); [] when none could be made within `budget` choices applied. `deal(world,
     player, rng)` deals again what the player cannot see in the game just after setup (lookahead's)."""
+    if game.state.pending is None or not isinstance(player, int) or not 0 <= player < game.state.n:
+        return []
     if 2 * len(game.state.history) > budget:
         return []   # the replay of what it saw and one world would spend the budget
     seen = observed(game, player)
@@ -89,8 +94,8 @@ def consistent_worlds(game, player: int, rng, deal, wanted: int = WORLDS, budget
     spent = len(history)
     g = game.state
     start = type(game)._start(game.rs, g.n, g.seed, g.params, False)
-    worlds = []
-    while len(worlds) < wanted and spent + len(history) <= budget:
+    worlds, failed = [], 0
+    while len(worlds) < wanted and spent + len(history) <= budget and (worlds or failed < GIVE_UP):
         world = start.clone()
         world.record = False
         world.probing = False
@@ -98,6 +103,7 @@ def consistent_worlds(game, player: int, rng, deal, wanted: int = WORLDS, budget
         world.state.rng = random.Random(rng.getrandbits(64))
         if observation(world.state, player, world.rs) != views[0]:
             spent += 1
+            failed += 1
             continue   # the values hidden from it were drawn in a way its view shows: try again
         world, used = _follow(world, player, rng, choosers, views, own, budget - spent)
         spent += used
@@ -105,6 +111,8 @@ def consistent_worlds(game, player: int, rng, deal, wanted: int = WORLDS, budget
             worlds.append(world)
         elif used == 0:
             break
+        else:
+            failed += 1
     return worlds
 
 

@@ -225,20 +225,21 @@ def told_format(game, player, unseen_as: str | None = None):
 
 
 def observation(g, player: int, rs) -> tuple:
-    """What `player` is shown now, as a value to compare (equal exactly when `view(game, player)` is):
-    the cards of the zones it sees (sorted where their order does not matter), the count and top card of
-    the others, the cards shown to it, the turn, and the variables and card variables it may read. Much
-    cheaper than the view, for the replays of engine/belief.py."""
+    """What `player` is shown now, as a value to compare: the faces of the cards of the zones it sees
+    (sorted where their order does not matter; cards alike look the same), the count and top card of the
+    others, the cards shown to it and where they lie, the turn, and the variables and card variables it
+    may read. Cheaper than the view, for the replays of engine/belief.py."""
     zones = g.zones
     every, tops, counted = g.layout.seen[player]
+    face = rs.faces.__getitem__   # cards alike look the same: compared by face, not by id
     shown = []
     for s in every:
-        cards = zones[s]
-        shown.append(tuple(cards) if g.layout.ordered[s] else tuple(sorted(cards)))
+        cards = tuple(map(face, zones[s]))
+        shown.append(cards if g.layout.ordered[s] else tuple(sorted(cards)))
     for s in tops:
-        shown.append(tuple(zones[s][:1]))
+        shown.append(tuple(map(face, zones[s][:1])))
     counts = tuple(len(zones[s]) for s in counted)
-    known = tuple(sorted((c, place_of(g, c)) for c, who in g.known.items() if player in who)) if g.known else ()
+    known = tuple(sorted((place_of(g, c), face(c)) for c, who in g.known.items() if player in who)) if g.known else ()
     seen = None
     if rs.card_vars or any(type(v) not in _PLAIN for v in g.vars.values()) or \
             any(type(x) not in _PLAIN for t in g.pvars.values() for x in t):
@@ -249,7 +250,7 @@ def observation(g, player: int, rs) -> tuple:
         if t in _PLAIN:
             return v
         if t is Card:
-            return v if v in seen else None
+            return face(v) if v in seen else None
         if t is list or t is tuple:
             return tuple(value(x) for x in v)
         if t is dict:
@@ -261,8 +262,16 @@ def observation(g, player: int, rs) -> tuple:
                        for p, x in enumerate(t)) for k, t in g.pvars.items() if _visible(specs, k) != "nobody")
     cvars = ()
     if rs.card_vars:
-        cvars = tuple(tuple(value(values[c]) if spec.visible == "public" or c in seen else None for c in range(len(values)))
-                      for name, spec in rs.card_vars.items() for values in (g.cvars[name],))
+        # what lies on the cards: on the backs of those in the zones it is shown (public variables), on
+        # the faces of those it sees (the others)
+        cvars = []
+        for name, spec in rs.card_vars.items():
+            values = g.cvars[name]
+            if spec.visible == "public":
+                cvars.append(tuple(tuple(value(values[c]) for c in zones[s]) for s in every + counted))
+            else:
+                cvars.append(tuple(sorted((face(c), repr(value(values[c]))) for c in seen)))
+        cvars = tuple(cvars)
     return (g.current, g.round, g.turn, tuple(shown), counts, known, variables, mine, cvars, g.result is None)
 
 
