@@ -118,34 +118,54 @@ def consistent_worlds(game, player: int, rng, deal, wanted: int = WORLDS, budget
 
 def _follow(world, player, rng, choosers, views, own, budget):
     """Replay the history in `world` -> (the world at its end, or None where it could not follow, and the
-    choices applied)."""
+    choices applied). A depth-first search: each step's candidates in random order, and where a later
+    step cannot be followed (a secret offer that the trade it made later contradicts), the search goes
+    back to the latest step with candidates left."""
     used = 0
-    for k, who in enumerate(choosers):
-        pending = world.state.pending
-        if pending is None or pending[1] != who:
-            return None, used
-        if who == player:
-            labels = world.decision.options
-            if own[k] not in labels:
-                return None, used
-            candidates = [labels.index(own[k])]
-        else:
-            candidates = list(range(len(pending[2])))
-            rng.shuffle(candidates)
-            if k in own:   # a choice the player read (not secret): only the options that read the same
-                candidates = [i for i in candidates if read_as(world, player, pending, i) == own[k]]
-        for n, index in enumerate(candidates):
-            if used >= budget:
-                return None, used
-            trial = world if n == len(candidates) - 1 else world.clone(share_rng=False)
-            used += 1
-            try:
-                trial.apply(index)
-            except GameError:
-                continue
-            if observation(trial.state, player, trial.rs) == views[k + 1]:
-                world = trial
+    steps = []      # per step reached: (the world before it, its candidates not tried yet)
+    current = world
+    while len(steps) <= len(choosers):
+        k = len(steps)
+        if k == len(choosers):
+            return current, used
+        steps.append((current, _candidates(current, player, rng, choosers[k], k, own)))
+        while True:
+            before, left = steps[-1]
+            k = len(steps) - 1
+            found = None
+            while left:
+                if used >= budget:
+                    return None, used
+                trial = before.clone()
+                used += 1
+                try:
+                    trial.apply(left.pop())
+                except GameError:
+                    continue
+                if observation(trial.state, player, trial.rs) == views[k + 1]:
+                    found = trial
+                    break
+            if found is not None:
+                current = found
                 break
-        else:
-            return None, used
-    return world, used
+            steps.pop()   # nothing left here: back to the step before
+            if not steps:
+                return None, used
+    return current, used
+
+
+def _candidates(world, player, rng, who, k, own) -> list:
+    """The options of step k to try in `world`, the last first: the one the player took (by its label),
+    or the chooser's options in random order (only those that read as the player read the choice, when
+    it was not secret); [] where the world is not at that chooser's decision."""
+    pending = world.state.pending
+    if pending is None or pending[1] != who:
+        return []
+    if who == player:
+        labels = world.decision.options
+        return [labels.index(own[k])] if own[k] in labels else []
+    candidates = list(range(len(pending[2])))
+    rng.shuffle(candidates)
+    if k in own:   # a choice the player read (not secret): only the options that read the same
+        candidates = [i for i in candidates if read_as(world, player, pending, i) == own[k]]
+    return candidates

@@ -29,15 +29,14 @@ def replays(game, belief: str) -> bool:
 
 
 def misleads(rs) -> bool:
-    """Whether a world dealt from the view can contradict what a player saw: the ruleset has values its
-    owner sees and the others do not (set by choices they did not see), secret choices, or random draws
-    in its actions (a host who picks a door at random among those the hidden cards allow). Where every choice is public
-    and only cards are hidden, the view-dealt worlds are kept: a replay per world costs a search."""
+    """Whether a world dealt from the view is known to contradict what a player saw: the ruleset has values
+    their owner sees and the others do not (set by choices they did not see), or random draws in its
+    actions (a host who opens a door at random among those the hidden cards allow). Elsewhere (only cards
+    hidden, secret offers) the view-dealt worlds are kept by `auto`: there a fresh deal seldom follows a
+    long history, and the replays would cost more than the search (docs/agents.md)."""
     if any(spec.visible == "owner" for spec in rs.var_specs.values()):
         return True
-    if any(getattr(node, "secret", False) for node in rs.nodes):
-        return True
-    text = repr([rs.data.get("actions"), rs.data.get("procedures")])
+    text = repr(rs.data.get("actions"))
     return "random(" in text or "sample(" in text
 
 

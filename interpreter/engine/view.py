@@ -153,26 +153,9 @@ def _visible(specs, name) -> str:
 
 # what a chooser is told of its own options -----------------------------------------------------------
 
-def unseen_places(g, player) -> dict:
-    """Every card `player` cannot identify where it lies now (not in a zone it sees, not the top card of a
-    zone whose top it sees, not shown to it) -> (slot, position in the zone). A seat that is no player's
-    (an onlooker) gets nothing: it chooses nothing."""
-    if not isinstance(player, int) or not 0 <= player < g.n:
-        return {}
-    zones, known, out = g.zones, g.known, {}
-    for slot, start in g.layout.unseen[player][0]:
-        cards = zones[slot]
-        for i in range(start, len(cards)):
-            c = cards[i]
-            if not known or player not in known.get(c, ()):
-                out[c] = (slot, i)
-    return out
-
-
 def seen_cards(g, player) -> set:
     """The cards `player` can identify where they lie now: every card of a zone it sees, the top card of a
-    zone whose top it sees, and the cards shown to it (cheaper than `unseen_places` where hidden decks are
-    long: a bot asks it at every decision of its search)."""
+    zone whose top it sees, and the cards shown to it (a bot asks it at every decision of its search)."""
     if not isinstance(player, int) or not 0 <= player < g.n:
         return set()
     zones = g.zones
