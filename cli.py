@@ -559,10 +559,13 @@ def compare_cmd(ruleset_a, ruleset_b, games, players, agents, seed, params, para
 
 @cli.command("tournament")
 @click.argument("ruleset")
-@click.option("--agents", "-a", required=True,
+@click.option("--agents", "-a",
               help="The agents that play, comma-separated specs as in simulate (mcts:iterations=400, greedy, "
                    "module:ClassName ...). With fewer agents than seats the list repeats to fill the table; a "
-                   "spec named twice is one agent in two seats.")
+                   "spec named twice is one agent in two seats. With --ladder: the rungs, weakest first.")
+@click.option("--ladder", is_flag=True,
+              help="A skill ladder: each rung against the one below (--games games each): random, greedy, "
+                   "mcts at 25, 50, 100, 200 and 400 iterations, unless --agents names the rungs.")
 @click.option("--games", "-n", type=click.IntRange(1, 10_000_000), default=100, show_default=True,
               help="Number of games (rounded up to whole cycles of the seatings).")
 @click.option("--players", "-p", type=int, help="Number of players (default: the ruleset's minimum).")
@@ -571,7 +574,7 @@ def compare_cmd(ruleset_a, ruleset_b, games, players, agents, seed, params, para
 @click.option("--param", "params", multiple=True, help="Override a parameter: --param hand_size=7.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON (and no progress bar).")
 @_run_options
-def tournament_cmd(ruleset, agents, games, players, seed, params, as_json, jobs, backend, ray_address):
+def tournament_cmd(ruleset, agents, ladder, games, players, seed, params, as_json, jobs, backend, ray_address):
     """Play agents against each other with every agent in every seat equally often; report win rates with
     95% intervals per agent, per seat and per agent in each seat, pairwise results and decision times.
 
@@ -584,11 +587,17 @@ def tournament_cmd(ruleset, agents, games, players, seed, params, as_json, jobs,
       rulebook tournament NAME --agents mcts,greedy,random --games 300
       rulebook tournament NAME --players 4 --agents mcts,greedy --games 200 --jobs 2 --json
       rulebook tournament NAME --agents mcts:iterations=100,mcts:iterations=400 --games 100
+      rulebook tournament NAME --ladder --games 100
     """
     from interpreter import load
     from interpreter.tournament import report_text, schedule, tournament
     rules = load(ruleset)
     n = _players(rules, players)
+    if ladder:
+        _ladder(rules, n, agents, games, seed, params, as_json, jobs, backend, ray_address)
+        return
+    if agents is None:
+        raise click.UsageError("Missing option '--agents' (or give --ladder)")
     names = _agents(agents, rules)
     if not names:
         raise click.BadParameter("name at least one agent", param_hint="'--agents'")
@@ -599,6 +608,20 @@ def tournament_cmd(ruleset, agents, games, players, seed, params, as_json, jobs,
     with _progress(total, "playing", not as_json) as update:
         summary = tournament(rules, names, n, games, seed, overrides, runner, update)
     echo(json.dumps(summary, indent=2) if as_json else report_text(summary))
+
+
+def _ladder(rules, n, agents, games, seed, params, as_json, jobs, backend, ray_address):
+    """tournament --ladder: the rungs given (weakest first) or the default ones, each against the one below."""
+    from interpreter.tournament import ladder, ladder_games, ladder_rungs, ladder_text
+    rungs = _agents(agents, rules) if agents is not None else ladder_rungs(rules)
+    if len(rungs) < 2:
+        raise click.BadParameter("a ladder needs at least two rungs", param_hint="'--agents'")
+    _bots(rungs, "a ladder")
+    overrides = _overrides(rules, params)
+    runner = _runner(jobs, backend, ray_address)
+    with _progress(ladder_games(rungs, n, games, seed), "climbing", not as_json) as update:
+        summary = ladder(rules, n, rungs, games, seed, overrides, runner, update)
+    echo(json.dumps(summary, indent=2) if as_json else ladder_text(summary))
 
 
 @cli.command("agents")

@@ -199,3 +199,72 @@ def report_text(s: dict) -> str:
     where = "Ray" if s.get("backend") == "ray" else f"{s['jobs']} job{'s' if s['jobs'] != 1 else ''}"
     lines.append(f"shared wins: {s['shared_wins']}   stalled: {s['stalled']}   time: {s['seconds']:.1f} s with {where}")
     return "\n".join(lines)
+
+
+# the skill ladder ---------------------------------------------------------------------------------------
+
+LADDER = ["random", "greedy", "mcts:iterations=25", "mcts:iterations=50", "mcts:iterations=100",
+          "mcts:iterations=200", "mcts:iterations=400"]
+
+
+def ladder_rungs(rules) -> list[str]:
+    """The default rungs for a ruleset: random, greedy (where it can score a position), then mcts at
+    doubling budgets."""
+    from .engine.lookahead import position_value
+    return [r for r in LADDER if r != "greedy" or position_value(rules) is not None]
+
+
+def ladder_games(rungs: list[str], players: int, games: int, seed: int = 0) -> int:
+    """How many games a ladder plays (for a progress bar)."""
+    return sum(len(schedule([upper, lower], players, games, seed)[0]) for lower, upper in zip(rungs, rungs[1:]))
+
+
+def ladder(rules, players: int, rungs: list[str], games: int, seed: int = 0, params=None,
+           runner: Runner | None = None, progress=None) -> dict:
+    """Each rung against the one below it, in a tournament of its own (every seat equally often, the same
+    seeds for every step) -> how often the upper rung finished ahead, with a 95% interval, and whether
+    that is more than half beyond doubt (the interval above 50%): where skill matters in the game, and
+    where more of it stops paying."""
+    runner = runner or Runner()
+    start = time.perf_counter()
+    steps = []
+    for lower, upper in zip(rungs, rungs[1:]):
+        records, _, _ = run_games(rules, players, [upper, lower], games, seed, params, runner, progress)
+        summary = summarise(records, [upper, lower], players)
+        pair = summary["pairwise"][0]
+        steps.append({"upper": upper, "lower": lower, "games": pair["games"], "rate": pair["rate"],
+                      "interval": pair["interval"], "ahead": pair["ahead"], "behind": pair["behind"],
+                      "level": pair["level"],
+                      "better": pair["interval"] is not None and pair["interval"][0] > 0.5,
+                      "seconds_per_decision": summary["agents"][upper]["seconds_per_decision"]})
+    stops = next((s["upper"] for s in steps if not s["better"]), None)
+    return {"ruleset": rules.name, "players": players, "rungs": rungs, "steps": steps, "seeds": seed,
+            "stops_at": stops, "jobs": runner.jobs, "seconds": time.perf_counter() - start}
+
+
+def ladder_text(s: dict) -> str:
+    """The ladder as a table for people."""
+    width = max(12, *(len(r) for r in s["rungs"]))
+    lines = [f"{s['ruleset']}: skill ladder, {s['players']} players; each rung against the one below "
+             "(finished ahead: a win the other did not share, else a higher score; level counts half)", "",
+             f"{'rung':<{width}}  {'vs':<{width}}  {'ahead':>6}  {'95% interval':<12}  {'games':>5}  "
+             f"{'s/decision':>10}  verdict"]
+    for st in s["steps"]:
+        spd = st["seconds_per_decision"]
+        verdict = "better" if st["better"] else "no better beyond doubt (the interval reaches 50%)"
+        lines.append(f"{st['upper']:<{width}}  {st['lower']:<{width}}  {pct(st['rate']):>6}  "
+                     f"{span(st['interval']):<12}  {st['games']:>5}  {'-' if spd is None else f'{spd:10.4f}':>10}  "
+                     f"{verdict}")
+    lines.append("")
+    if not s["steps"]:
+        lines.append("one rung: nothing to compare")
+    elif s["stops_at"] is None:
+        lines.append("every rung beats the one below it: skill matters all the way up this ladder")
+    elif s["stops_at"] == s["steps"][0]["upper"]:
+        lines.append(f"{s['stops_at']} does not beat {s['steps'][0]['lower']} beyond doubt: skill may hardly matter "
+                     "in this game (or more games are needed to see it)")
+    else:
+        lines.append(f"skill pays up to the rung below {s['stops_at']}; from {s['stops_at']} on, more of it is not "
+                     "better beyond doubt at this number of games")
+    lines.append(f"time: {s['seconds']:.1f} s with {s['jobs']} job{'s' if s['jobs'] != 1 else ''}")
+    return "\n".join(lines)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -114,3 +115,32 @@ def test_the_command_prints_tables_and_json(capsys, monkeypatch):
     s = json.loads(out)
     assert code == 0 and s["games"] == 2 and set(s["agents"]) == {"random", "first"}
     assert s["agents"]["random"]["games"] == 2 and len(s["agents"]["random"]["interval"]) == 2
+
+
+def test_a_ladder_puts_each_rung_against_the_one_below():
+    from interpreter.tournament import LADDER, ladder, ladder_games, ladder_rungs
+    rules = load("cubirds")
+    assert ladder_rungs(rules) == LADDER
+    s = ladder(rules, 2, ["random", "greedy"], 10, seed=3)
+    (step,) = s["steps"]
+    assert (step["upper"], step["lower"], step["games"]) == ("greedy", "random", 10)
+    assert step["ahead"] + step["behind"] + step["level"] == 10 == ladder_games(["random", "greedy"], 2, 10)
+    assert step["better"] and s["stops_at"] is None   # greedy beats random in CuBirds beyond doubt
+
+
+def test_a_ladder_says_where_skill_stops_paying():
+    from interpreter.tournament import ladder, ladder_text
+    rules = load(str(Path(__file__).resolve().parent / "hidden" / "guess-card.yaml"))
+    s = ladder(rules, 2, ["random", "first", "greedy"], 40, seed=1)
+    assert [st["upper"] for st in s["steps"]] == ["first", "greedy"]
+    assert not s["steps"][0]["better"] and s["stops_at"] == "first"   # an honest guess: 50%
+    assert "first does not beat random beyond doubt" in ladder_text(s)
+
+
+def test_the_ladder_on_the_command_line(tmp_path):
+    from click.testing import CliRunner
+    from cli import cli
+    out = CliRunner().invoke(cli, ["tournament", "cubirds", "--ladder", "--agents", "random,greedy", "--games", "4"])
+    assert out.exit_code == 0 and "greedy " in out.output and "random" in out.output and "verdict" in out.output
+    out = CliRunner().invoke(cli, ["tournament", "cubirds", "--ladder", "--agents", "random"])
+    assert out.exit_code == 2 and "at least two rungs" in out.output

@@ -73,7 +73,7 @@ def determinize(game, player: int, rng, belief: str = "view"):
     return world
 
 
-def _deal_unseen(world, player: int, rng) -> None:
+def _deal_unseen(world, player: int, rng, options_named=None) -> None:
     """Shuffle the cards `player` cannot identify among the positions they lie in (each card among the
     places of cards of its type), and hide values.
 
@@ -131,12 +131,13 @@ def _deal_unseen(world, player: int, rng) -> None:
     # The card at a place is imagined to be another: wherever the game refers to a card it cannot see
     # (a variable, a name of an effect in progress), the bot sees the card imagined at that place; and
     # values everyone sees on the cards' backs stay where they lie.
-    _relabel(world, dict(zip(before, pool)))
+    _relabel(world, dict(zip(before, pool)), options_named)
     _hide_values(world, player, pool, rng)
 
 
-def _relabel(world, sigma: dict) -> None:
-    """Give every card of `sigma` its new identity in variables, card variables and effects in progress."""
+def _relabel(world, sigma: dict, options_named=None) -> None:
+    """Give every card of `sigma` its new identity in variables, card variables, effects in progress and the
+    pending options (`options_named`: whether they name a card the player cannot see, when known)."""
     if not sigma:
         return
     g = world.state
@@ -168,7 +169,7 @@ def _relabel(world, sigma: dict) -> None:
 
     g.vars = swap(g.vars)
     g.pvars = {k: swap(v) for k, v in g.pvars.items()}
-    if g.pending is not None and names_unseen(world, g.pending):
+    if g.pending is not None and (names_unseen(world, g.pending) if options_named is None else options_named):
         # an option that names a card the player cannot see names the card at its place: "card 2 of P2's
         # hand" is whichever card lies there in this world (options are told apart by place, not identity)
         node_id, who, options = g.pending
@@ -198,15 +199,9 @@ def _relabel(world, sigma: dict) -> None:
 
 
 def names_unseen(game, pending) -> bool:
-    """Whether an option of this decision names a card its chooser cannot see (most name none, and are
-    kept as they are in a world). Known once per list of options: a world shares its game's list, so the
-    answer is kept with it (an id alone could be reused by another list once this one is gone)."""
-    options = pending[2]
-    kept = _NAMES_UNSEEN.get(id(options))
-    if kept is not None and kept[0] is options:
-        return kept[1]
+    """Whether an option of this decision names a card its chooser cannot see (most name none: a world
+    then keeps them as they are)."""
     seen = None
-    answer = False
 
     def unseen(v) -> bool:   # whether v holds a card the chooser does not see
         t = type(v)
@@ -217,29 +212,16 @@ def names_unseen(game, pending) -> bool:
                 return False   # cards it sees (a flock from its own hand), at C speed
             return any(unseen(x) for x in v if type(x) not in _NO_CARDS)
         return False
-    flat, no_lists = _NO_CARDS, _NO_LISTS
-    for _, args in options:
-        for v in args:
-            t = type(v)
-            if t in flat:
-                continue
-            if seen is None:
-                seen = seen_cards(game.state, pending[1])
-            if t is list and v and type(v[0]) is Card and no_lists.isdisjoint(map(type, v)):
-                if seen.issuperset(v):
-                    continue   # cards it sees (a flock from its own hand), at C speed
-            if unseen(v):
-                answer = True
-                break
-        if answer:
-            break
-    if len(_NAMES_UNSEEN) > 64:
-        _NAMES_UNSEEN.clear()
-    _NAMES_UNSEEN[id(options)] = (options, answer)
-    return answer
+    for _, args in pending[2]:
+        if _NO_CARDS.issuperset(map(type, args)):
+            continue
+        if seen is None:
+            seen = seen_cards(game.state, pending[1])
+        if unseen(args):
+            return True
+    return False
 
 
-_NAMES_UNSEEN: dict = {}
 _NO_LISTS = frozenset((list, tuple, dict))   # what a set cannot hold
 
 
@@ -332,6 +314,8 @@ class Sampler:
         self.base, self.player = base, player
         self.game, self.belief = game, belief
         self.worlds = None   # worlds consistent with the history, made at the first call (belief.py)
+        # whether the options name a card the player cannot see: known once, for every world dealt
+        self.named = base.state.pending is not None and names_unseen(base, base.state.pending)
 
     def consistent(self, rng) -> list:
         """The worlds consistent with the history this sampler deals from ([]: it deals from the view)."""
@@ -350,7 +334,7 @@ class Sampler:
         else:
             world = self.base.clone()
             world.probing = False
-            _deal_unseen(world, self.player, rng)
+            _deal_unseen(world, self.player, rng, self.named)
         _reopen_commitments(world, self.player)
         world.state.rng = random.Random(rng.getrandbits(64))
         return world
