@@ -38,9 +38,10 @@ GIVE_UP = 6          # worlds that could not follow the history, none having fol
 
 
 def observed(game, player: int):
-    """What `player` saw along the real history -> (the chooser of each choice, the player's view before
-    each choice and now, the label the player read of each of its own choices), or None when the game
-    cannot be replayed from its seed (the replay does not end where the game stands)."""
+    """What `player` saw along the real history -> (the chooser of each choice; what the player was shown
+    before each choice and now (`view.observation`); for each of its own choices the label it read, and
+    for each other choice that was not secret the line it read of it), or None when the game cannot be
+    replayed from its seed (the replay does not end where the game stands)."""
     g = game.state
     history = g.history
     if len(history) > MAX_HISTORY:
