@@ -36,7 +36,8 @@ from .greedy import BELIEF_HELP
 DEFAULT_ITERATIONS = 200
 DEFAULT_C = 0.7
 NEXT = "next"
-_FLAT = frozenset((int, str, bool, float, type(None), Player))   # values that are no card and hold none   # depth: the rollout stops when the decision comes back to the searcher from another player
+_FLAT = frozenset((int, str, bool, float, type(None), Player))   # values that are no card and hold none
+_HASHLESS = frozenset((list, tuple, dict))   # what a set cannot hold   # depth: the rollout stops when the decision comes back to the searcher from another player
 
 
 class _Node:
@@ -68,7 +69,7 @@ def _offered(g, pending, labels, by_back) -> dict:
             t = type(v)
             if t in _FLAT:
                 key.append(v)
-            elif t is list and v and type(v[0]) is Card:
+            elif t is list and v and type(v[0]) is Card and _HASHLESS.isdisjoint(map(type, v)):
                 if not seen:
                     seen.append(seen_cards(g, who))
                 # cards the chooser sees (a flock from its own hand) at C speed

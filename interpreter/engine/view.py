@@ -150,8 +150,7 @@ def _visible(specs, name) -> str:
     return "public" if spec is None else spec.visible
 
 
-
-# what a chooser is told of its own options -----------------------------------------------------------
+# what a seat can identify, how it is told its options, what it is shown (for bots' replays) ------------
 
 def seen_cards(g, player) -> set:
     """The cards `player` can identify where they lie now: every card of a zone it sees, the top card of a
