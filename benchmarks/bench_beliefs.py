@@ -56,6 +56,13 @@ def monty(spec: str, games: int):
     return f"switches {rate(switched, games)}, wins {rate(won, games)}", cpu / decisions
 
 
+def timed(spec: str, seed: int, game, seat: int):
+    """One decision of a fresh agent -> (its choice, the CPU seconds it took)."""
+    start = time.process_time()
+    choice = make_agent(spec, AGENT_SEED + seed).choose(Request(game, seat))
+    return choice, time.process_time() - start
+
+
 def secret(spec: str, games: int):
     rules = load(str(HIDDEN / "guess-secret.yaml"))
     won, cpu = 0, 0.0
@@ -64,9 +71,9 @@ def secret(spec: str, games: int):
         hider = make_agent("first", AGENT_SEED + seed)
         while game.current_player == 0:
             game.apply(hider.choose(Request(game, 0)))
-        start = time.process_time()
-        game.apply(make_agent(spec, AGENT_SEED + seed).choose(Request(game, 1)))
-        cpu += time.process_time() - start
+        choice, seconds = timed(spec, seed, game, 1)
+        game.apply(choice)
+        cpu += seconds
         won += 1 in game.result["winners"]
     return f"guesses right {rate(won, games)}", cpu / games
 
@@ -76,9 +83,9 @@ def card(spec: str, games: int):
     won, cpu = 0, 0.0
     for seed in range(games):
         game = Game.new(rules, 2, seed=seed, record=False)
-        start = time.process_time()
-        game.apply(make_agent(spec, AGENT_SEED + seed).choose(Request(game, 0)))
-        cpu += time.process_time() - start
+        choice, seconds = timed(spec, seed, game, 0)
+        game.apply(choice)
+        cpu += seconds
         won += 0 in game.result["winners"]
     return f"wins {rate(won, games)}", cpu / games
 

@@ -57,10 +57,10 @@ class Layout:
         # for each player: the slots whose cards they may not all see, each with the first position hidden
         # (1 when the top card shows), the type of every card, and whether all cards are of one type
         # (a bot's worlds deal those cards again, engine/lookahead.py)
-        self.unseen = tuple((self._hidden_from(p), types, len(set(types)) <= 1) for p in range(n))
         # for each player: the slots whose every card they see, those whose top card they see, and those
         # they are shown the size of (engine/view.py, seen_cards and observation)
         self.seen = tuple(self._seen_by(p) for p in range(n))
+        self.unseen = tuple((self._hidden_from(p), types, len(set(types)) <= 1) for p in range(n))
         ordered = [True] * self.total
         for z in self.zones:
             for slot, _, _ in self.slots(z):
@@ -68,13 +68,10 @@ class Layout:
         self.ordered = tuple(ordered)   # slot -> whether its order matters (views sort the others)
 
     def _hidden_from(self, player: int) -> tuple:
-        spots = []
-        for z in self.zones:
-            for slot, owner, _ in self.slots(z):
-                level = z.level(player, owner)
-                if level != "cards":
-                    spots.append((slot, 1 if level == "top" else 0))
-        return tuple(spots)
+        every, tops, _ = self.seen[player]
+        shown = set(every)
+        return tuple((slot, 1 if slot in tops else 0) for z in self.zones for slot, _, _ in self.slots(z)
+                     if slot not in shown)
 
     def _seen_by(self, player: int) -> tuple:
         every, tops, counted = [], [], []

@@ -47,22 +47,23 @@ def test_the_steps_of_a_long_list_name_places_too():
     assert option_parts(guess(), 0) == [["take card 1 of P2's hand"], ["take card 2 of P2's hand"]]
 
 
+def taken_to(to: str, zone: str, declared: str) -> str:
+    """Guess a hidden card, with the taken card moved `to` a zone (`zone` in P1's terms, declared as
+    `declared`) instead of P1's hand."""
+    return GUESS.replace("hand: {per_player: true, visibility: owner}",
+                         "hand: {per_player: true, visibility: owner}\n  " + declared) \
+        .replace("to: me.hand}", f"to: {to}}}").replace("count(players[0].hand) == 1", f"count({zone}) == 1") \
+        .replace("first(players[0].hand)", f"first({zone})")
+
+
 def test_the_chooser_reads_in_the_log_only_what_it_saw():
     # taken face up: everyone sees the card once it lies in P1's open row
-    shown = GUESS.replace("hand: {per_player: true, visibility: owner}",
-                          "hand: {per_player: true, visibility: owner}\n  row: {per_player: true}") \
-        .replace("to: me.hand}", "to: me.row}").replace("count(players[0].hand) == 1", "count(players[0].row) == 1") \
-        .replace("first(players[0].hand)", "first(players[0].row)")
-    game = guess(shown)
+    game = guess(taken_to("me.row", "players[0].row", "row: {per_player: true}"))
     game.apply(1)
     card = game.rs.card_labels[game.state.zones[game.rs.zone_slot("row", 2, 0)][0]]
     assert f"turn 1 P1: take {card}" in lines(game, 0)
     # thrown face down: the chooser never saw it, and is told "a card" like the others
-    thrown = GUESS.replace("hand: {per_player: true, visibility: owner}",
-                           "hand: {per_player: true, visibility: owner}\n  box: {visibility: hidden}") \
-        .replace("to: me.hand}", "to: box}").replace("count(players[0].hand) == 1", "count(box) == 1") \
-        .replace("first(players[0].hand)", "first(box)")
-    game = guess(thrown)
+    game = guess(taken_to("box", "box", "box: {visibility: hidden}"))
     game.apply(0)
     assert "turn 1 P1: take a card" in lines(game, 0)
     assert not any("blue" in line or "red" in line for line in lines(game, 0))

@@ -11,7 +11,9 @@ from .base import Agent, Option, Request
 
 BELIEF_HELP = (f"where worlds come from: history (replayed along the game so far, consistent with all the player "
                f"saw: a host who avoided the car, chips set by a hidden choice), view (dealt from what it sees "
-               f"now), auto: history while the game is at most {AUTO_HISTORY} choices old, else view")
+               f"now), auto: history while the game is at most {AUTO_HISTORY} choices old, in a ruleset where "
+               f"worlds dealt from the view are known to mislead (values only their owner sees, random draws "
+               f"in actions), else view")
 
 
 class GreedyAgent(Agent):

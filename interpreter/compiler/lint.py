@@ -143,45 +143,27 @@ def constant_score_parts(data: dict) -> list:
 
 # labels that would name a card its chooser cannot see ---------------------------------------------
 
-# what a zone's visibility word shows (its owner, the others); on a shared zone, `owner` shows nobody
-_LEVELS = {"public": ("cards", "cards"), "owner": ("cards", "count"), "count": ("count", "count"),
-           "top": ("top", "top"), "hidden": ("none", "none")}
 _DOMAIN = re.compile(r"^\s*(?:(?P<owner>[A-Za-z_][\w\[\]() ]*?)\s*\.\s*)?(?P<zone>[A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)?"
                      r"(?:\bwhere\b.*)?$", re.S)
 _HOLE = re.compile(r"\{([^{}]*)\}")
 
 
 def _unseen_by(zones: dict, owner: str | None, zone: str) -> bool:
-    """Whether the chooser (`me`) may be unable to see the cards of `zone`, named through `owner`
-    (None: a shared zone): the level it is shown is only a count or nothing ("top" may show the card)."""
-    spec = zones.get(zone)
-    if not isinstance(spec, dict):
+    """Whether the chooser (`me`) may be unable to see the cards of `zone` (a compiled Zone), named through
+    `owner` (None: a shared zone): the level it is shown is only a count or nothing ("top" may show it)."""
+    z = zones.get(zone)
+    if z is None or z.per_player != (owner is not None):
         return False
-    seen = spec.get("visibility", "public")
-    if isinstance(seen, dict):
-        mine, others = seen.get("owner", "cards"), seen.get("others", "cards")
-    elif seen in _LEVELS:
-        mine, others = _LEVELS[seen]
-    else:
-        return False
-    if not spec.get("per_player"):
-        if owner is not None:
-            return False
-        level = "count" if seen == "owner" else mine
-    elif owner is None:
-        return False
-    else:
-        level = mine if owner.strip() == "me" else others
+    level = z.owner_sees if owner is not None and owner.strip() == "me" else z.others_see
     return level in ("count", "none")
 
 
-def hidden_in_labels(data: dict) -> list:
+def hidden_in_labels(data: dict, zones: dict) -> list:
     """(path of a label, its hole, the argument, the zone) for every action whose label reads more of an
     argument than the card itself (an attribute, a function of it), where the argument is a card of a zone
-    its chooser may not see: the label would name a hidden card. A bare `{card}` is told by its place to a
-    chooser who cannot see it; only the argument's own zone is looked at (each rule says nothing when
-    unsure)."""
-    zones = data.get("zones") if isinstance(data.get("zones"), dict) else {}
+    its chooser may not see (`zones`: the compiled zones by name): the label would name a hidden card. A
+    bare `{card}` is told by its place to a chooser who cannot see it; only the argument's own zone is
+    looked at (each rule says nothing when unsure)."""
     actions = data.get("actions") if isinstance(data.get("actions"), dict) else {}
     found = []
     for name, spec in actions.items():

@@ -223,7 +223,7 @@ class _Builder(CardsBuilder, ZonesBuilder, NamesBuilder, FlowBuilder):
         for path, zone in unshuffled_deals(self.data, {h[3] for h in self.card_homes}):
             ctx.warn(path, f"cards are taken from '{zone}' before it is shuffled: they come in the order "
                      "the file lists them", "unshuffled", "add '- shuffle: " + zone + "' before this")
-        for path, hole, arg, zone in hidden_in_labels(self.data):
+        for path, hole, arg, zone in hidden_in_labels(self.data, self.zone_defs):
             ctx.warn(path, f"this label shows '{hole}' of '{arg}', a card of '{zone}' that its chooser may not "
                      "see: the label would name a hidden card", "hidden-label",
                      f"write '{{{arg}}}' alone (a card its chooser cannot see is shown by its place, \"card 2 of "

@@ -33,7 +33,6 @@ from .view import observation
 
 BUDGET = 300         # choices applied (worlds tried and the replay of what the player saw) per decision
 WORLDS = 80          # consistent worlds made per decision at most
-MAX_HISTORY = 400    # `observed` replays no longer history
 GIVE_UP = 6          # worlds that could not follow the history, none having followed it: no more tries
 
 
@@ -44,8 +43,6 @@ def observed(game, player: int):
     replayed from its seed (the replay does not end where the game stands)."""
     g = game.state
     history = g.history
-    if len(history) > MAX_HISTORY:
-        return None
     replay = type(game)._start(game.rs, g.n, g.seed, g.params, False)
     replay.probing = False
     rs = game.rs

@@ -80,7 +80,7 @@ def _deal_unseen(world, player: int, rng, options_named=None) -> None:
     The cards are sorted before the shuffle, so the world depends on which cards are unseen and where
     the gaps are, never on which unseen card lies where: a bot's world is the same whatever the hidden
     order of the real game (the leak tests check this)."""
-    rs, g = world.rs, world.state
+    g = world.state
     known = g.known
     zones = g.zones
     spots, types, one_type = g.layout.unseen[player]

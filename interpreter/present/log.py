@@ -44,7 +44,7 @@ def entry(game, record):
         if readers is not None or not where:
             return _for(readers, joined(pieces, game.format))
         # a line for everyone: each reader is told the cards they could see where they lay
-        return _masked(game, "", pieces, (where,), ())
+        return _masked(game, "", pieces, (where,))
     if kind == "shown":
         _, readers, viewers, groups = record
         rs, fmt = game.rs, game.format
@@ -74,23 +74,22 @@ def _choice(game, record):
         return lead + joined(pieces, game.format)
     # the chooser too is told whole only the cards it could see before or after: it may have chosen a
     # card it could not see (one from another player's face-down hand, by its place)
-    return _masked(game, lead, pieces, (before, after), ())
+    return _masked(game, lead, pieces, (before, after))
 
 
-def _masked(game, lead, pieces, wheres, told):
-    """A line in words for each reader: the seats in `told` (a choice's chooser), and every other seat that
-    could see each card the line names at one of its places (`wheres`: the cards' places at the moments the
-    line covers), read it whole; the seats that could not see a card, and an onlooker (who reads what every
-    player may), read "a card" for each card one of them could not see there.
+def _masked(game, lead, pieces, wheres):
+    """A line in words for each reader: every seat that could see each card the line names at one of its
+    places (`wheres`: the cards' places at the moments the line covers; a choice's chooser too) reads it
+    whole; the seats that could not see a card, and an onlooker (who reads what every player may), read
+    "a card" for each card one of them could not see there (a card its back names is never masked).
     -> a text for everyone, or [the seats that read it whole, it, the others' text]."""
-    others = [q for q in range(game.state.n) if q not in told]
-    by_back = game.rs.by_back   # a card its back names (every card of its type alike) is never masked
+    by_back = game.rs.by_back
     hidden = {q: {ps[0][0] for ps in zip(*wheres) if ps[0][0] not in by_back and not any(sees(game, q, p) for p in ps)}
-              for q in others}
+              for q in range(game.state.n)}
     full = lead + joined(pieces, game.format)
     if not any(hidden.values()):
         return full
-    whole = sorted(set(told) | {q for q in others if not hidden[q]})
+    whole = [q for q in range(game.state.n) if not hidden[q]]
     others_read = lead + joined(pieces, masked(game, set().union(*hidden.values())))
     return [whole, full, others_read] if whole else others_read
 
