@@ -39,16 +39,16 @@ SPEC_ERRORS = [
     ("randm", "unknown agent 'randm' (agents: random, first, greedy, mcts, human, or module:ClassName); "
               "did you mean 'random'?"),
     ("", "'' names no agent (agents: random, first, greedy, mcts, human, or module:ClassName)"),
-    ("mcts:iter=5", "agent 'mcts' has no setting 'iter' (it takes iterations, time, c, depth, reward, opponents, "
+    ("mcts:iter=5", "agent 'mcts' has no setting 'iter' (it takes iterations, time, steps, c, depth, reward, opponents, "
                     "belief)"),
-    ("mcts:dpth=5", "agent 'mcts' has no setting 'dpth' (it takes iterations, time, c, depth, reward, "
+    ("mcts:dpth=5", "agent 'mcts' has no setting 'dpth' (it takes iterations, time, steps, c, depth, reward, "
                     "opponents, belief); "
                     "did you mean 'depth'?"),
     ("random:depth=3", "agent 'random' has no setting 'depth' (it takes none)"),
     ("mcts:iterations=x", "mcts's 'iterations' must be a whole number, not 'x'"),
     ("mcts:iterations=-1", "mcts's 'iterations' must be a number of at least 0, not '-1'"),
-    ("mcts:iterations=0", "mcts with iterations=0 (no limit) needs a time per decision: "
-                          "mcts:iterations=0:time=SECONDS"),
+    ("mcts:iterations=0:steps=0", "mcts with iterations=0 and steps=0 (no limits) needs a time per decision: "
+                                  "mcts:iterations=0:steps=0:time=SECONDS"),
     ("mcts:time=soon", "mcts's 'time' must be a number, not 'soon'"),
     ("mcts:c=nan", "mcts's 'c' must be a finite number, not 'nan'"),
     ("mcts:depth=-2", "mcts's 'depth' must be a number of at least -1, not '-2'"),
@@ -345,6 +345,35 @@ def test_with_reward_margin_a_finished_game_rewards_the_score_lead():
     scores = [{"total": 10}, {"total": 4}, {"total": 7}]     # leads 3, -6, -3: median absolute lead 3
     rewards = agent._rewards(position(3, {"winners": [0], "scores": scores}), None, None)
     assert rewards == [0.5 + 0.5 * math.tanh(3 / 3), 0.5 + 0.5 * math.tanh(-6 / 3), 0.5 + 0.5 * math.tanh(-3 / 3)]
+
+
+BANK_SCORED = "scoring: {parts: {coins: sum(me.bank.value)}}"
+
+
+@pytest.mark.parametrize("scoring,depth", [(BANK_SCORED, "next"), ("", -1)])
+def test_depth_auto_scores_by_the_score_parts_where_there_is_no_evaluation(scoring, depth):
+    """Without `agents: evaluate`, rollouts stop and are scored by the score parts; with neither, they
+    are played to the end."""
+    game = Game.new(load_text(BANK.replace("SCORING", scoring)), 2, seed=1)
+    assert MctsAgent(1).resolved_depth(Request(game, game.current_player), game, "tree") == depth
+
+
+@pytest.mark.parametrize("scoring", [BANK_SCORED, ""])
+def test_mcts_plays_at_most_steps_decisions_per_search(scoring, monkeypatch):
+    """Full rollouts of an 8-decision game with steps=25: the search stops after exactly 25 decisions,
+    the last rollout cut (scored by the score parts, or a draw where nothing scores it)."""
+    game = Game.new(load_text(BANK.replace("SCORING", scoring)), 2, seed=1)
+    played = []
+    apply = Game.apply
+    monkeypatch.setattr(Game, "apply", lambda self, choice: played.append(choice) or apply(self, choice))
+    agent = MctsAgent(1, steps=25, depth=-1)
+    agent.choose(Request(game, game.current_player))
+    iterations, _ = agent.searched[-1]
+    assert len(played) == 25 and agent.left == 0 and 3 <= iterations < 25
+
+
+def test_a_rollout_cut_where_nothing_scores_a_position_is_a_draw():
+    assert MctsAgent()._rewards(position(3, None), None, None) == [1 / 3] * 3
 
 
 def test_mcts_with_a_time_budget_searches_until_the_time_is_up():

@@ -77,7 +77,10 @@ def test_a_seat_takes_a_built_in_bot_with_its_settings(client):
     ("/api/tables", {"ruleset": "pit", "agents": ["human", "mcts:iterations=1000000"]}, 400,
      "agent 'mcts:iterations=1000000': a bot at this server looks ahead at most 2000 times"),
     ("/api/tables", {"ruleset": "pit", "agents": ["human", "mcts:iterations=0:time=60"]}, 400,
-     "(mcts's iterations, greedy's trials x worlds) and 2 seconds per decision"),
+     "(mcts's iterations, greedy's trials x worlds), 100000 decisions played (mcts's steps, 0 is no limit) and 2 "
+     "seconds per decision"),
+    ("/api/tables", {"ruleset": "pit", "agents": ["human", "mcts:steps=0"]}, 400, "100000 decisions played"),
+    ("/api/tables", {"ruleset": "pit", "agents": ["human", "mcts:steps=200000"]}, 400, "100000 decisions played"),
     ("/api/tables", {"ruleset": "pit", "agents": ["human", "greedy:trials=100:worlds=100"]}, 400,
      "at most 2000 times"),
     ("/api/tables", {"ruleset": "pit", "agents": ["human", "mcts:iterations=0"]}, 400, "needs a time"),

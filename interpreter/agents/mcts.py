@@ -34,10 +34,11 @@ from .base import Agent, Option, Request
 from .greedy import BELIEF_HELP
 
 DEFAULT_ITERATIONS = 200
+DEFAULT_STEPS = 10_000
 DEFAULT_C = 0.7
-NEXT = "next"
+NEXT = "next"   # depth: the rollout stops when the decision comes back to the searcher from another player
 _FLAT = frozenset((int, str, bool, float, type(None), Player))   # values that are no card and hold none
-_HASHLESS = frozenset((list, tuple, dict))   # what a set cannot hold   # depth: the rollout stops when the decision comes back to the searcher from another player
+_HASHLESS = frozenset((list, tuple, dict))   # what a set cannot hold
 
 
 class _Node:
@@ -105,6 +106,9 @@ class MctsAgent(Agent):
         "iterations": Option(int, DEFAULT_ITERATIONS, "search iterations per decision (0: no limit; with "
                              "time, whichever ends first)", 0),
         "time": Option(float, 0.0, "seconds of search per decision (0: no time limit)", 0),
+        "steps": Option(int, DEFAULT_STEPS, "decisions played per search, in the tree and the rollouts, "
+                        "whichever limit ends first (0: no limit); a rollout cut by it is scored where it "
+                        "stopped, or counted a draw where the ruleset gives no way to score a position", 0),
         "c": Option(float, DEFAULT_C, "UCT exploration constant (bigger explores more)", 0),
         "depth": Option(int, "auto", "rollouts stop after this many decisions and the position is scored "
                         "(-1: play to the end; next: when the decision comes back to the player from another; "
@@ -121,22 +125,39 @@ class MctsAgent(Agent):
     }
 
     def __init__(self, seed: int = 0, iterations: int | None = None, time: float = 0.0, c: float = DEFAULT_C,
-                 depth="auto", reward: str = "win", opponents: str = "auto", belief: str = "auto"):
+                 depth="auto", reward: str = "win", opponents: str = "auto", belief: str = "auto",
+                 steps: int = DEFAULT_STEPS):
         self.belief = belief
         self.rng = random.Random(seed)
         if iterations is None:
             iterations = 0 if time > 0 else DEFAULT_ITERATIONS
         self.iterations, self.time, self.c, self.depth, self.reward = iterations, time, c, depth, reward
-        self.opponents = opponents
+        self.opponents, self.steps = opponents, steps
+        self.left = 0           # per search: the decisions it may still play (steps; inf: no limit)
         self.spread = {}        # per search: kind of value -> its scale (see _squash)
         self.searched = []      # (iterations, seconds) of each search, for benchmarks
         self.tree = None        # the last search's root (tools and tests)
 
     @classmethod
     def settings_problem(cls, settings: dict) -> str | None:
-        if settings.get("iterations") == 0 and not settings.get("time"):
-            return "mcts with iterations=0 (no limit) needs a time per decision: mcts:iterations=0:time=SECONDS"
+        if settings.get("iterations") == 0 and not settings.get("time") and settings.get("steps") == 0:
+            return ("mcts with iterations=0 and steps=0 (no limits) needs a time per decision: "
+                    "mcts:iterations=0:steps=0:time=SECONDS")
         return None
+
+    def resolved_depth(self, request: Request, base, opponents: str):
+        """The depth this search uses: the one given, or what `auto` is at this decision."""
+        if self.depth != "auto":
+            return self.depth
+        if not request.has_evaluation():
+            # nothing scores a position (neither `agents: evaluate` nor score parts): play to the end
+            return -1
+        # In a decision several players make at once, the others' choices cannot answer the player's:
+        # played at random they only hid the differences between its own options (measured:
+        # benchmarks/agents.md), so they are not played at all (depth 0). Where the others choose after
+        # seeing the player's choice, the search must see their answers (next).
+        together = getattr(base.rs.nodes[base.state.pending[0]], "players", None) is not None
+        return 0 if opponents == "rollout" and together else NEXT
 
     def choose(self, request: Request) -> int:
         if request.count == 1:
@@ -147,19 +168,14 @@ class MctsAgent(Agent):
         opponents = self.opponents
         if opponents == "auto":
             opponents = "tree" if base.state.n <= 2 else "rollout"
-        depth = self.depth
-        if depth == "auto":
-            # In a decision several players make at once, the others' choices cannot answer the player's:
-            # played at random they only hid the differences between its own options (measured:
-            # benchmarks/agents.md), so they are not played at all (depth 0). Where the others choose after
-            # seeing the player's choice, the search must see their answers (next).
-            together = getattr(base.rs.nodes[base.state.pending[0]], "players", None) is not None
-            depth = -1 if base.rs.evaluate is None else 0 if opponents == "rollout" and together else NEXT
+        depth = self.resolved_depth(request, base, opponents)
         cut = depth == NEXT or depth >= 0
-        score = request.evaluation() if cut or self.reward == "margin" else None
+        # a rollout cut by the steps is scored where it stopped, where there is a way to score it
+        score = request.evaluation()
         if score is None and (cut or self.reward == "margin"):
             raise GameError("the mcts agent's depth and reward=margin need a way to score a position: this "
                             "ruleset has neither 'agents: evaluate' nor score parts", "agent")
+        self.left = self.steps if self.steps > 0 else math.inf
         self.spread = {}
         labels = base.rs.card_labels
         node_id, who, options = base.state.pending
@@ -175,7 +191,8 @@ class MctsAgent(Agent):
             self.tree = root
             return choice
         done = 0
-        while (limit <= 0 or done < limit) and (deadline is None or time.perf_counter() < deadline):
+        while ((limit <= 0 or done < limit) and (deadline is None or time.perf_counter() < deadline)
+               and self.left > 0):
             self._iterate(root, sample(rng), rng, labels, score, depth, who, mine_only)
             done += 1
         self.searched.append((done, time.perf_counter() - start))
@@ -194,14 +211,16 @@ class MctsAgent(Agent):
         by_back = world.rs.by_back
         # where a rollout stops, each player's reward is how its position grew since the decision at hand
         # (in this world): what is common to every line of play, such as points won long ago, cancels out
-        start = score(world.state) if depth == NEXT or depth >= 0 else None
+        start = score(world.state) if score is not None else None
         last = me
+        left = self.left   # the decisions the search may still play
         try:
             while True:
                 pending = world.state.pending
-                if pending is None:
+                if pending is None or left <= 0:
                     break
                 node_id, who, options = pending
+                left -= 1
                 if mine_only is not None and who != mine_only:
                     world.apply(below(rng, len(options)))
                     last = who
@@ -218,7 +237,7 @@ class MctsAgent(Agent):
             nxt = depth == NEXT
             while True:
                 pending = world.state.pending
-                if pending is None or steps == depth:
+                if pending is None or steps == depth or left <= 0:
                     break
                 who = pending[1]
                 if nxt and who == me and last != me:
@@ -226,8 +245,11 @@ class MctsAgent(Agent):
                 world.apply(below(rng, len(pending[2])))
                 last = who
                 steps += 1
+                left -= 1
         except GameError:
+            self.left = left
             return   # a world the rules cannot go on in (a guess inconsistent with them): not counted
+        self.left = left
         rewards = self._rewards(world.state, score, start)
         for child in path:
             child.visits += 1
@@ -247,7 +269,8 @@ class MctsAgent(Agent):
             children.append(child)
         worlds = max(1, limit // len(children)) if limit > 0 else 0
         done = dealt = 0
-        while (worlds == 0 or dealt < worlds) and (deadline is None or time.perf_counter() < deadline):
+        while ((worlds == 0 or dealt < worlds) and (deadline is None or time.perf_counter() < deadline)
+               and self.left > 0):
             world = sample.flat(rng)
             offered = _offered(world.state, world.state.pending, labels, base.rs.by_back)
             # an option this world does not offer is not valued in it
@@ -256,6 +279,7 @@ class MctsAgent(Agent):
                 # the last one needs no copy of the world: it is not used after it
                 self._value_once(child, world if n == len(tried) else world.clone(share_rng=True), index, value, me)
                 done += 1
+                self.left -= 1   # one option valued: a step (or a few) played
             dealt += 1
         valued = [c for c in children if c.visits]
         if not valued:
@@ -321,6 +345,8 @@ class MctsAgent(Agent):
         """Each player's reward, 0 to 1, for a finished game or a position where the rollout stopped."""
         n = g.n
         result = g.result
+        if result is None and score is None:
+            return [1.0 / n] * n   # cut by the steps where nothing can score it: a draw
         if result is None:
             # each player's growth less the others' mean growth (with two players: the growth of its lead)
             grown = [v - s for v, s in zip(score(g), start)]

@@ -314,6 +314,7 @@ def create_app(ruleset: str | None = None, db: str | os.PathLike | None = None, 
 
 MAX_SEAT_SEARCHES = 2000   # ten times mcts's default
 MAX_SEAT_SECONDS = 2.0
+MAX_SEAT_STEPS = 100_000  # ten times mcts's default
 
 
 def seat_problem(agent: str, rules) -> str | None:
@@ -332,9 +333,14 @@ def seat_problem(agent: str, rules) -> str | None:
     settings = dict(spec.options)
     searches = settings.get("iterations", 1) * settings.get("trials", 1) * settings.get("worlds", 1)
     seconds = settings.get("time", 0)
-    if searches > MAX_SEAT_SEARCHES or seconds > MAX_SEAT_SECONDS:
+    if spec.name == "mcts" and settings.get("iterations") == 0 and not seconds:
+        return (f"agent '{agent}': mcts with iterations=0 (no limit) needs a time per decision at this server: "
+                "mcts:iterations=0:time=SECONDS")
+    if searches > MAX_SEAT_SEARCHES or seconds > MAX_SEAT_SECONDS or settings.get("steps", 1) == 0 \
+            or settings.get("steps", 0) > MAX_SEAT_STEPS:
         return (f"agent '{agent}': a bot at this server looks ahead at most {MAX_SEAT_SEARCHES} times (mcts's "
-                f"iterations, greedy's trials x worlds) and {MAX_SEAT_SECONDS:g} seconds per decision")
+                f"iterations, greedy's trials x worlds), {MAX_SEAT_STEPS} decisions played (mcts's steps, 0 is no "
+                f"limit) and {MAX_SEAT_SECONDS:g} seconds per decision")
     return agent_problem(spec, rules)
 
 
