@@ -21,21 +21,12 @@ from interpreter import load  # noqa: E402
 from interpreter.analysis.runner import Runner  # noqa: E402
 from interpreter.tournament import tournament  # noqa: E402
 
-# (name, ruleset, players, agents): the three claims first, then the other pairings
-TOURNAMENTS = [
-    ("cubirds-mcts-random", "cubirds", 2, ["mcts", "random"]),
-    ("piepmatz-mcts-greedy", "piepmatz", 2, ["mcts", "greedy"]),
-    ("pit-mcts-greedy", "pit", 4, ["mcts", "greedy", "greedy", "greedy"]),
-    ("cubirds-mcts-greedy", "cubirds", 2, ["mcts", "greedy"]),
-    ("piepmatz-mcts-random", "piepmatz", 2, ["mcts", "random"]),
-    ("pit-mcts-random", "pit", 4, ["mcts", "random", "random", "random"]),
-    ("souk-mcts-random", "souk", 3, ["mcts", "random", "random"]),
-    ("souk-mcts-greedy", "souk", 3, ["mcts", "greedy", "greedy"]),
-    ("forehead-poker-mcts-random", "forehead-poker", 2, ["mcts", "random"]),
-    ("forehead-poker-mcts-greedy", "forehead-poker", 2, ["mcts", "greedy"]),
-    ("cubirds-evaluate-score", "cubirds", 2, ["greedy", "greedy:by=score"]),
-    ("piepmatz-evaluate-score", "piepmatz", 2, ["greedy", "greedy:by=score"]),
-]
+# (name, ruleset, players, agents): for every bundled game at two players (Pit, which takes three, at
+# three), the three claims: mcts beats greedy, mcts beats random, greedy beats random
+GAMES = [("cubirds", 2), ("forehead-poker", 2), ("harbour-lights", 2), ("lanterns", 2), ("piepmatz", 2),
+         ("souk", 2), ("pit", 3)]
+PAIRS = [("mcts", "greedy"), ("mcts", "random"), ("greedy", "random")]
+TOURNAMENTS = [(f"{game}-{a}-{b}", game, n, [a] + [b] * (n - 1)) for game, n in GAMES for a, b in PAIRS]
 
 
 def command(ruleset: str, players: int, agents: list[str], games: int, seed: int, jobs: int) -> str:

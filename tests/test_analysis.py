@@ -2,12 +2,14 @@
 records reproduce, and comparisons that are zero against themselves and mirror when swapped."""
 from __future__ import annotations
 
+import random
 import statistics
 
 import pytest
 
 from interpreter import load, load_text
-from interpreter.analysis.compare import compare
+from interpreter.analysis.compare import compare, differences
+from interpreter.analysis.summary import Tally
 from interpreter.analysis.runner import Batch, Runner, RulesetRef
 from interpreter.analysis.simulation import Table, run_simulation
 from interpreter.errors import GameError
@@ -148,3 +150,53 @@ def test_a_shorter_goal_is_detected_as_shorter_games(cubirds):
 def test_sides_with_different_tables_are_refused(cubirds):
     with pytest.raises(GameError, match="the same number of players"):
         compare(Table(cubirds, 2, ["random"] * 2, {}), Table(cubirds, 3, ["random"] * 3, {}), 5)
+
+
+def null_tally(rng, games: int) -> Tally:
+    """Games of a two-player game whose seats are even, drawn at random: what a side of a null pair plays."""
+    t = Tally(2, ["random", "random"], [])
+    for _ in range(games):
+        scores = [rng.randint(0, 12), rng.randint(0, 12)]
+        top = max(scores)
+        t.add({"winners": [s for s in range(2) if scores[s] == top], "stalled": False, "tie_break_used": False,
+               "turns": rng.randint(40, 120), "rounds": rng.randint(2, 6), "reason": "over", "decisions": 1,
+               "scores": [{"total": x} for x in scores]})
+    return t
+
+
+def test_on_null_pairs_at_most_one_comparison_in_twenty_flags_anything():
+    """400 comparisons of two independent 200-game runs of the same game: Holm's correction keeps the
+    comparisons that flag any headline statistic near 5%, where testing every statistic on its own at
+    95% announces a difference far more often."""
+    rng = random.Random(7)
+    flagged = uncorrected = 0
+    runs = 400
+    for _ in range(runs):
+        diffs = differences(null_tally(rng, 200), null_tally(rng, 200), paired=False)
+        flagged += any(d["flagged"] for d in diffs)
+        uncorrected += any(d["detectable"] for d in diffs)
+        assert not any(d["flagged"] for d in diffs if not d["headline"])
+    assert flagged / runs <= 0.075
+    assert uncorrected / runs >= 0.15
+
+
+def test_headline_statistics_are_the_family_and_the_rest_exploratory():
+    rng = random.Random(3)
+    diffs = {d["key"]: d for d in differences(null_tally(rng, 50), null_tally(rng, 50), paired=False)}
+    assert [k for k, d in diffs.items() if d["headline"]] == ["win_P1", "win_P2", "first_seat_advantage",
+                                                              "turns", "margin"]
+    assert all(d["p_adjusted"] is None for d in diffs.values() if not d["headline"])
+    assert all(d["p_adjusted"] >= d["p"] for d in diffs.values() if d["headline"])
+
+
+def test_a_copy_that_shuffles_twice_is_not_paired_and_flags_nothing(cubirds):
+    """The same game dealt otherwise: the seeds pair nothing, and the comparison says so."""
+    text = (ROOT / "rulesets" / "cubirds.yaml").read_text()
+    twice = load_text(text.replace("setup:\n  - shuffle: deck\n", "setup:\n  - shuffle: deck\n  - shuffle: deck\n", 1))
+    a, b = Table(cubirds, 2, ["random", "random"], {}), Table(twice, 2, ["random", "random"], {})
+    result = compare(a, b, 200).summary
+    assert result["pairing"]["paired"] is False and result["pairing"]["on"] == "game length"
+    assert not any(d["flagged"] for d in result["differences"])
+    assert all(d["paired"] is False for d in result["differences"])
+    # the same ruleset on both sides: the same games, paired
+    assert compare(a, a, 40).summary["pairing"]["paired"] is True

@@ -1,12 +1,15 @@
 """The interval arithmetic of simulate and compare: published values, exact cases, and coverage."""
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 
-from interpreter.analysis.stats import (detectable, distribution, mean_interval, paired_mean_difference,
-                                        paired_proportion_difference, t_quantile, wilson)
+from interpreter.analysis.stats import (Z95, correlation, detectable, distribution, holm, incomplete_beta,
+                                        mean_difference, mean_interval, paired_mean_difference,
+                                        paired_proportion_difference, proportion_difference, sign_test_p,
+                                        t_quantile, t_test_p, wilson)
 
 
 @pytest.mark.parametrize("k,n,low,high", [
@@ -108,3 +111,54 @@ def test_paired_proportion_interval_covers_the_true_difference_about_95_percent(
         lo, hi = paired_proportion_difference([x for x, _ in pairs], [y for _, y in pairs])["interval"]
         hits += lo <= truth <= hi
     assert 0.92 <= hits / trials <= 0.98
+
+
+# p-values, Holm's correction, independent samples ------------------------------------------------------
+
+@pytest.mark.parametrize("t,df,p", [(2.228, 10, 0.05), (12.706, 1, 0.05), (4.303, 2, 0.05), (2.042, 30, 0.05),
+                                    (1.984, 100, 0.05), (3.0, 3, 0.0577), (0.0, 5, 1.0)])
+def test_t_test_p_matches_the_tables(t, df, p):
+    assert t_test_p(t, 1.0, df) == pytest.approx(p, abs=6e-4)
+
+
+@pytest.mark.parametrize("a,b,x,expected", [(1, 1, 0.3, 0.3), (3, 1, 0.5, 0.125), (2.5, 2.5, 0.5, 0.5),
+                                            (1, 3, 0.2, 1 - 0.8 ** 3)])
+def test_incomplete_beta_exact_cases(a, b, x, expected):
+    assert incomplete_beta(a, b, x) == pytest.approx(expected, abs=1e-12)
+
+
+def test_holm_by_hand():
+    # sorted 0.01, 0.03, 0.04, 0.5 times 4, 3, 2, 1, never decreasing: 0.04, 0.09, 0.09, 0.5
+    assert holm([0.01, 0.04, 0.03, None, 0.5]) == pytest.approx([0.04, 0.09, 0.09, None, 0.5])
+    assert holm([]) == [] and holm([0.2]) == [0.2]
+
+
+def test_sign_test_is_exact():
+    assert sign_test_p(0, 5) == 2 / 32 and sign_test_p(5, 10) == 1.0
+    assert sign_test_p(2, 10) == pytest.approx(2 * (1 + 10 + 45) / 1024)
+
+
+def test_independent_proportions_match_newcombe():
+    # Newcombe, "Interval estimation for the difference between independent proportions", Stat Med 17
+    # (1998), example (a): 56/70 against 48/80, difference 0.2000, method 10: 0.0524 to 0.3339
+    d = proportion_difference([1] * 48 + [0] * 32, [1] * 56 + [0] * 14)
+    assert d["difference"] == pytest.approx(0.2)
+    assert [round(x, 4) for x in d["interval"]] == [0.0524, 0.3339]
+    assert 0 < d["p"] < 0.05
+
+
+def test_welch_by_hand():
+    # means 3 and 6, variances 2.5 and 10 over 5 each: se sqrt(0.5 + 2) = 1.5811, Welch df 5.88 -> 6
+    d = mean_difference([1, 2, 3, 4, 5], [2, 4, 6, 8, 10])
+    half = t_quantile(0.975, 6) * math.sqrt(2.5)
+    assert d["interval"] == pytest.approx([3 - half, 3 + half])
+    assert d["p"] == pytest.approx(t_test_p(3, math.sqrt(2.5), 6))
+    assert d["relative"] == pytest.approx(1.0)
+
+
+def test_correlation_interval_by_fisher_z():
+    r = correlation([1, 2, 3, 4, 5, 6, 7], [2, 1, 4, 3, 6, 5, 7])
+    assert r["r"] == pytest.approx(0.8928571, abs=1e-6)
+    assert r["interval"] == pytest.approx([math.tanh(math.atanh(r["r"]) - Z95 / 2),
+                                           math.tanh(math.atanh(r["r"]) + Z95 / 2)])
+    assert correlation([1, 1, 1, 1], [1, 2, 3, 4]) is None

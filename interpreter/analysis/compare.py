@@ -1,5 +1,13 @@
 """Two rulesets (or one with two parameter sets) on the same seeds -> each statistic side by side, the
-difference B - A with its 95% interval from the paired games, and a verdict in plain words."""
+difference B - A with its 95% interval, and a verdict in plain words.
+
+A few headline statistics (who wins by seat, the first seat's advantage, game length, the winning
+margin) are tested as one family: a difference is flagged only when its Holm-adjusted p-value is
+below 5%, so that on two rulesets that play the same, any flag at all shows up in at most 1 run in 20.
+Every other statistic is exploratory: shown with its uncorrected interval, never flagged. The games of
+the two sides are paired by seed when their outcomes are correlated (the same deal played under two
+rules); where they are not (the two sides shuffled differently from the start), the intervals are
+those of independent samples, and the report says so."""
 from __future__ import annotations
 
 import math
@@ -7,10 +15,13 @@ from dataclasses import dataclass
 
 from ..errors import GameError
 from .records import seat
-from .report import amount
+from .report import amount, p_is
 from .runner import Runner
 from .simulation import Table, run_tables
-from .stats import detectable, paired_mean_difference, paired_proportion_difference
+from .stats import (correlation, detectable, holm, mean_difference, paired_mean_difference,
+                    paired_proportion_difference, proportion_difference)
+
+ALPHA = 0.05   # the family-wise error rate of the headline statistics
 from .summary import Tally, summarise
 
 
@@ -23,6 +34,7 @@ class Measure:
     more: str         # the sentence when B is higher; {size} is how much
     less: str         # the sentence when B is lower
     kind: str         # "proportion" (in points), "length" (in % of A), "amount" (in its own unit)
+    headline: bool = False   # one of the family tested together; the others are exploratory
 
 
 def measures(a: Tally, b: Tally) -> list[tuple[Measure, list, list]]:
@@ -31,16 +43,16 @@ def measures(a: Tally, b: Tally) -> list[tuple[Measure, list, list]]:
     for s in range(a.players):
         p = seat(s)
         out.append((Measure(f"win_{p}", f"{p}'s win rate", f"{p} wins {{size}} more often in B", f"{p} wins {{size}} less often in B",
-                            "proportion"), a.wins[s], b.wins[s]))
+                            "proportion", True), a.wins[s], b.wins[s]))
     if a.players > 1:
         out.append((Measure("first_seat_advantage", "first-seat advantage", "the first-seat advantage is {size} larger in B",
-                            "the first-seat advantage is {size} smaller in B", "proportion"),
+                            "the first-seat advantage is {size} smaller in B", "proportion", True),
                     a.first_seat_excess(), b.first_seat_excess()))
     out.append((Measure("shared", "shared wins", "{size} more wins are shared in B", "{size} fewer wins are shared in B",
                         "proportion"), a.shared, b.shared))
     out.append((Measure("stalled", "stalled games", "{size} more games stall in B", "{size} fewer games stall in B", "proportion"),
                 a.stalled, b.stalled))
-    out.append((Measure("turns", "game length (turns)", "games are {size} longer in B", "games are {size} shorter in B", "length"),
+    out.append((Measure("turns", "game length (turns)", "games are {size} longer in B", "games are {size} shorter in B", "length", True),
                 a.turns, b.turns))
     out.append((Measure("rounds", "rounds per game", "games last {size} more rounds in B", "games last {size} fewer rounds in B",
                         "length"), a.rounds, b.rounds))
@@ -50,7 +62,7 @@ def measures(a: Tally, b: Tally) -> list[tuple[Measure, list, list]]:
                             "amount"), a.totals[s], b.totals[s]))
     if a.players > 1:
         out.append((Measure("margin", "the winning margin (first minus second)", "winning margins are {size} wider in B",
-                            "winning margins are {size} narrower in B", "amount"), a.margins, b.margins))
+                            "winning margins are {size} narrower in B", "amount", True), a.margins, b.margins))
     for name in a.counter_names:
         if name in b.counters:
             out.append((Measure(f"counter_{name}", f"{name} per game", f"{{size}} more {name} per game in B",
@@ -58,19 +70,50 @@ def measures(a: Tally, b: Tally) -> list[tuple[Measure, list, list]]:
     return out
 
 
-def difference(measure: Measure, a: list, b: list) -> dict:
-    """B - A for one statistic, with its interval, whether it is detectable, and the verdict."""
-    if measure.kind == "proportion" and all(x in (0, 1) for x in a) and all(x in (0, 1) for x in b):
-        d = paired_proportion_difference([bool(x) for x in a], [bool(x) for x in b])
+def pairing(a: Tally, b: Tally) -> dict:
+    """Whether game i of A and game i of B are the same deal played under two rules: the correlation of
+    their lengths (else of P1's scores, else of P1's wins) with its 95% interval. Paired when it is
+    surely above 0; unknown (None) where nothing varies on both sides."""
+    for label, x, y in (("game length", a.turns, b.turns), ("P1's final score", a.totals[0], b.totals[0]),
+                        ("P1's wins", a.wins[0], b.wins[0])):
+        r = correlation([float(v) for v in x], [float(v) for v in y])
+        if r is not None:
+            return {"paired": r["interval"][0] > 0, "on": label, "r": r["r"], "interval": r["interval"]}
+    return {"paired": None, "on": None, "r": None, "interval": None}
+
+
+def difference(measure: Measure, a: list, b: list, paired: bool = True) -> dict:
+    """B - A for one statistic, with its interval and p-value (paired by game, or of independent games)."""
+    binary = all(x in (0, 1) for x in a) and all(x in (0, 1) for x in b)
+    if measure.kind == "proportion" and binary:
+        d = (paired_proportion_difference if paired else proportion_difference)([bool(x) for x in a],
+                                                                               [bool(x) for x in b])
         d["relative"] = d["relative_interval"] = None
     else:
-        d = paired_mean_difference(list(a), list(b))
-    d.update({"key": measure.key, "label": measure.label, "kind": measure.kind,
-              "detectable": detectable(d["interval"]), "same": list(a) == list(b),
+        d = (paired_mean_difference if paired else mean_difference)(list(a), list(b))
+    d.update({"key": measure.key, "label": measure.label, "kind": measure.kind, "headline": measure.headline,
+              "paired": paired, "detectable": detectable(d["interval"]), "same": list(a) == list(b),
               "games_to_detect": games_to_detect(d, len(a))})
-    d["verdict"] = verdict(measure, d)
-    return {k: d[k] for k in ("key", "label", "kind", "a", "b", "difference", "interval", "relative",
-                              "relative_interval", "detectable", "same", "games_to_detect", "verdict")}
+    return d
+
+
+FIELDS = ("key", "label", "kind", "headline", "a", "b", "difference", "interval", "relative", "relative_interval",
+          "paired", "p", "p_adjusted", "flagged", "detectable", "same", "games_to_detect", "verdict")
+
+
+def differences(tally_a: Tally, tally_b: Tally, paired: bool) -> list[dict]:
+    """Every statistic's difference; the headline ones flagged by Holm's correction across them."""
+    out = [(m, difference(m, a, b, paired)) for m, a, b in measures(tally_a, tally_b)]
+    heads = [d for m, d in out if m.headline]
+    for d, adjusted in zip(heads, holm([None if d["same"] else d["p"] for d in heads])):
+        d["p_adjusted"] = adjusted
+        d["flagged"] = adjusted is not None and adjusted < ALPHA
+    family = sum(d["p_adjusted"] is not None for d in heads)
+    for m, d in out:
+        if not m.headline:
+            d["p_adjusted"], d["flagged"] = None, False
+        d["verdict"] = verdict(m, d, family)
+    return [{k: d[k] for k in FIELDS} for _, d in out]
 
 
 def games_to_detect(d: dict, games: int) -> int | None:
@@ -83,8 +126,11 @@ def games_to_detect(d: dict, games: int) -> int | None:
     return math.ceil(games * (half / abs(d["difference"])) ** 2)
 
 
-def verdict(measure: Measure, d: dict) -> str:
-    """A difference in plain words: which way and how much, or that this many games cannot tell."""
+def verdict(measure: Measure, d: dict, family: int = 1) -> str:
+    """A difference in plain words: which way and how much, or that this many games cannot tell.
+
+    A headline statistic is called a difference only when flagged (Holm across the `family`); an
+    exploratory one is said to be exploratory whenever its uncorrected interval excludes 0."""
     interval = d["interval"]
     if interval is None:
         return f"too few games to compare {measure.label}"
@@ -103,15 +149,26 @@ def verdict(measure: Measure, d: dict) -> str:
         span = f"{amount(interval[0], scale, True)} to {amount(interval[1], scale, True)}"
     if d.get("same"):
         return f"{measure.label}: the same in every game of A and B"
-    if not d["detectable"]:
-        text = f"no detectable difference in {measure.label} at this sample size (95% interval {span})"
+    p = "" if d.get("p") is None else f", {p_is(d['p'])}"
+    if measure.headline and not d.get("flagged"):
+        if d["detectable"]:
+            return (f"no difference in {measure.label} once the {family} headline statistics are corrected for "
+                    f"(95% interval {span}{p}, {p_is(d['p_adjusted'], 'Holm-adjusted p')}): run more games to tell")
+        text = (f"no detectable difference in {measure.label} at this sample size: the 95% interval {span} "
+                f"includes 0")
         if d.get("games_to_detect"):
             text += f"; if it is really this size, about {d['games_to_detect']:,} games would show it"
         return text
+    if not measure.headline and not d["detectable"]:
+        return f"no detectable difference in {measure.label} (exploratory; 95% interval {span} includes 0)"
     sentence = (measure.more if d["difference"] > 0 else measure.less).format(size=size)
+    if measure.headline:
+        evidence = f"{p_is(d['p_adjusted'], 'Holm-adjusted p')} across {family} headline statistics"
+    else:
+        evidence = "exploratory: not corrected for the other statistics, check it with more games"
     if measure.kind == "length" and d["relative_interval"] is not None:
-        return f"{sentence} ({amount(d['a'], d['a'])} -> {amount(d['b'], d['a'])})"
-    return f"{sentence} (95% interval {span})"
+        return f"{sentence} ({amount(d['a'], d['a'])} -> {amount(d['b'], d['a'])}; {evidence})"
+    return f"{sentence} (95% interval {span}{p}; {evidence})"
 
 
 def labels(table_a: Table, table_b: Table) -> tuple[str, str]:
@@ -147,10 +204,16 @@ def compare(table_a: Table, table_b: Table, games: int, seed: int = 0, runner: R
     for t, tally, label in ((table_a, tally_a, label_a), (table_b, tally_b, label_b)):
         meta = {"ruleset": t.rules.name, "label": label, "players": t.players, "seed": seed, "params": t.params}
         sides.append(summarise(tally, meta))
-    diffs = [difference(m, a, b) for m, a, b in measures(tally_a, tally_b)]
-    # what changed first, then what did not, each in the order of the table
-    verdicts = [d["verdict"] for d in diffs if d["detectable"]] + [d["verdict"] for d in diffs if not d["detectable"]]
+    paired = pairing(tally_a, tally_b)
+    diffs = differences(tally_a, tally_b, paired["paired"] is not False)
+    # the flagged headline differences first, then the other headline statistics, then the exploratory
+    # ones that look different, then the rest, each in the order of the table
+    order = ([d for d in diffs if d["flagged"]] + [d for d in diffs if d["headline"] and not d["flagged"]]
+             + [d for d in diffs if not d["headline"] and d["detectable"]]
+             + [d for d in diffs if not d["headline"] and not d["detectable"]])
     summary = {"a": sides[0], "b": sides[1], "games": games, "players": table_a.players, "seed": seed,
-            "differences": diffs, "verdicts": verdicts, "seconds": seconds, "jobs": runner.jobs,
+            "pairing": paired, "family": {"method": "holm", "alpha": ALPHA,
+                                          "statistics": [d["key"] for d in diffs if d["headline"]]},
+            "differences": diffs, "verdicts": [d["verdict"] for d in order], "seconds": seconds, "jobs": runner.jobs,
             "backend": runner.backend, "games_per_second": 2 * games / seconds if seconds > 0 else 0.0}
     return Comparison(summary, (tally_a, tally_b))

@@ -158,13 +158,15 @@ def _differences(plt, comparison, folder, written, what) -> None:
         ys = list(range(len(rows)))[::-1]
         for y, d in zip(ys, rows):
             lo, hi = interval(d)
-            colour = COLOURS[1] if d["detectable"] else "grey"
-            ax.plot([100 * lo, 100 * hi], [y, y], color=colour, linewidth=2)
+            # a flagged headline difference in orange, the rest grey; exploratory statistics dashed
+            colour = COLOURS[1] if d.get("flagged") else "grey"
+            ax.plot([100 * lo, 100 * hi], [y, y], color=colour, linewidth=2,
+                    linestyle="-" if d.get("headline") else "--")
             ax.plot([100 * value(d)], [y], "o", color=colour)
         ax.axvline(0, color="black", linewidth=0.8)
-        ax.set_yticks(ys, [d["label"] for d in rows], fontsize="small")
+        ax.set_yticks(ys, [d["label"] + ("" if d.get("headline") else " (e)") for d in rows], fontsize="small")
         ax.set_xlabel(xlabel)
-    fig.suptitle(f"What changed from A to B? Differences with 95% intervals (orange: detectable)\n{what}",
+    fig.suptitle(f"What changed from A to B? Differences with 95% intervals (orange: flagged after Holm's correction; dashed, (e): exploratory)\n{what}",
                  fontsize="medium")
     fig.tight_layout()
     _save(plt, fig, folder, "differences.png", written)

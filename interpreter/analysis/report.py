@@ -80,10 +80,13 @@ def comparison_text(c: dict) -> str:
         f"{', '.join(a['agents'])} in A; {', '.join(b['agents'])} in B"
     lines = [f"A: {a['label']}", f"B: {b['label']}",
              f"{games} game{'s' if games != 1 else ''} each, {c['players']} players, agents {agents}, the same seeds "
-             f"{c['seed']}..{c['seed'] + games - 1} on both sides", ""]
+             f"{c['seed']}..{c['seed'] + games - 1} on both sides"]
+    lines += [pairing_text(c.get("pairing")), ""]
     width = max(len(d["label"]) for d in c["differences"]) + 2
-    lines.append(f"{'':<{width}}{'A':>10}{'B':>10}   B - A (95% interval)")
-    for d in c["differences"]:
+    lines.append(f"{'':<{width + 2}}{'A':>10}{'B':>10}   B - A (95% interval)   p")
+    # the headline statistics first, then the exploratory ones (indented)
+    rows = [d for d in c["differences"] if d.get("headline")] + [d for d in c["differences"] if not d.get("headline")]
+    for d in rows:
         if d["kind"] == "proportion":
             # an advantage is itself a difference: signed, in points
             side = (lambda x: f"{100 * x:+.1f} pts") if d["key"] == "first_seat_advantage" else pct
@@ -99,15 +102,47 @@ def comparison_text(c: dict) -> str:
             if d["relative"] is not None and d["relative_interval"]:
                 lo, hi = d["relative_interval"]
                 values += f", {100 * d['relative']:+.1f}% ({100 * lo:+.1f}% to {100 * hi:+.1f}%)"
-        mark = " *" if d["detectable"] else ""
-        lines.append(f"{d['label']:<{width}}{values}{mark}")
-    lines += ["", "* the 95% interval excludes 0: a difference this many games can detect", "", "verdicts:"]
+        if d.get("p") is not None and not d["same"]:
+            values += f"   {_p(d['p'])}"
+        if d.get("headline"):
+            mark = " *" if d.get("flagged") else ""
+        else:
+            mark = " (e)" if d["detectable"] else ""
+        lines.append(f"{('  ' if d.get('headline') is False else '') + d['label']:<{width + 2}}{values}{mark}")
+    heads = [d for d in c["differences"] if d.get("headline")]
+    lines += ["", f"* a difference in a headline statistic (the first {len(heads)} rows), flagged when its "
+                  f"Holm-adjusted p is below 5%:",
+              "  on two rulesets that play the same, any flag at all appears in at most 1 comparison in 20",
+              "(e) exploratory (indented rows): its 95% interval excludes 0, but it is not corrected for the many "
+              "statistics shown;", "  a lead to check with more games, not a finding", "", "verdicts:"]
     lines += [f"  - {v}" for v in c["verdicts"]]
     lines.append("end reasons: A " + "; ".join(f"{r} {n}" for r, n in a["end_reasons"].items())
                  + " | B " + "; ".join(f"{r} {n}" for r, n in b["end_reasons"].items()))
     if c.get("seconds"):
         lines.append(f"time: {c['seconds']:.2f} s with {_workers(c)}, {c['games_per_second']:.1f} games/s")
     return "\n".join(lines)
+
+
+def pairing_text(p: dict | None) -> str:
+    """Whether the paired seeds paired the games, in words."""
+    if not p or p.get("paired") is None:
+        return "games paired by seed (nothing varies on both sides to check that they pair)"
+    r = f"r = {p['r']:.2f}, 95% interval {p['interval'][0]:.2f} to {p['interval'][1]:.2f}"
+    if p["paired"]:
+        return f"games paired by seed: the same deal on both sides ({p['on']} correlated, {r})"
+    return (f"the seeds did not pair the games: {p['on']} is uncorrelated between A and B ({r}), as when the "
+            "two sides shuffle differently from the start; intervals treat the sides as independent games")
+
+
+def _p(p: float) -> str:
+    """A p-value as people read one: 0.032, 0.41, < 0.001."""
+    return "< 0.001" if p < 0.001 else f"{p:.3f}" if p < 0.1 else f"{p:.2f}"
+
+
+def p_is(p: float, name: str = "p") -> str:
+    """'p = 0.032', 'p < 0.001'."""
+    text = _p(p)
+    return f"{name} {text}" if text.startswith("<") else f"{name} = {text}"
 
 
 def _workers(s: dict) -> str:

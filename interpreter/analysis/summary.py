@@ -2,11 +2,13 @@
 intervals, first-seat advantage, stalls, game length, scores and margins, counters."""
 from __future__ import annotations
 
+import math
 import statistics
 from array import array
 
 from .records import seat
-from .stats import distribution, mean_interval, wilson
+from .report import p_is
+from .stats import distribution, mean_interval, t_test_p, wilson
 
 
 class Tally:
@@ -123,22 +125,30 @@ def first_seat(tally: Tally) -> dict | None:
     excess = tally.first_seat_excess()
     advantage = statistics.fmean(excess)
     interval = mean_interval(excess)
+    p = None
+    if interval is not None:
+        p = t_test_p(advantage, statistics.stdev(excess) / math.sqrt(len(excess)), len(excess) - 1)
     rate = sum(tally.wins[0]) / tally.games
     return {"win_rate": rate, "even_share": rate - advantage, "advantage": advantage,
-            "advantage_95": list(interval) if interval else None,
-            "verdict": first_seat_verdict(advantage, interval)}
+            "advantage_95": list(interval) if interval else None, "p": p,
+            "verdict": first_seat_verdict(advantage, interval, p)}
 
 
-def first_seat_verdict(advantage: float, interval) -> str:
-    """The first-seat advantage in plain words."""
+def first_seat_verdict(advantage: float, interval, p: float | None = None) -> str:
+    """The first-seat advantage in plain words: which way, or plainly that the interval includes 0; and
+    where the evidence is weak (0.01 <= p < 0.05), that even seats often look like that."""
     if interval is None:
         return "too few games to say whether the first seat has an advantage"
-    span = f"{_pts(advantage)} points (95% interval {_pts(interval[0])} to {_pts(interval[1])})"
+    span = f"{_pts(advantage)} points (95% interval {_pts(interval[0])} to {_pts(interval[1])}"
+    span += f", {p_is(p)})" if p is not None else ")"
+    weak = ("; weak evidence: even seats would look this uneven in more than 1 run in 100, so confirm it "
+            "with more games" if p is not None and p >= 0.01 else "")
     if interval[0] > 0:
-        return f"P1 wins more often than an even share: {span}"
+        return f"P1 wins more often than an even share: {span}{weak}"
     if interval[1] < 0:
-        return f"P1 wins less often than an even share: {span}"
-    return f"no detectable first-seat advantage at this sample size: {span}"
+        return f"P1 wins less often than an even share: {span}{weak}"
+    return (f"no detectable first-seat advantage at this sample size: {span}; the interval includes 0, "
+            "so the seats may well be even")
 
 
 def _pts(x: float) -> str:
