@@ -512,9 +512,12 @@ def compare_cmd(ruleset_a, ruleset_b, games, players, agents, seed, params, para
     """Compare two rulesets, or one ruleset with two parameter sets, on the same seeds.
 
     Game i of A and game i of B start from the same seed (the same shuffle where the cards are
-    the same), so differences show with fewer games. Every statistic is shown for A and B with
-    the difference B - A and its 95% interval from the paired games, then a verdict in plain
-    words for each: what changed, and what this many games cannot tell apart.
+    the same), so differences show with fewer games; the report says when the seeds did not pair
+    the games. Every statistic is shown for A and B with the difference B - A, its 95% interval
+    and p-value. Only the headline statistics (win rate by seat, first-seat advantage, game
+    length, winning margin) are flagged, after Holm's correction across them; the rest are
+    exploratory. Then a verdict in plain words for each: what changed, and what this many games
+    cannot tell apart.
 
     \b
     Examples:
