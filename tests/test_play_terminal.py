@@ -122,3 +122,28 @@ def test_digits_that_are_no_number_are_refused_and_asked_again():
     assert " '²' is not an option" in r.output and " '¹' is not an option" in r.output
     assert f" '{'9' * 5000}' is not an option" in r.output
     assert "left without saving" in r.output
+
+
+def test_a_move_after_undo_is_played_in_the_game_undo_made():
+    # undo replaced the session's game while the loop still held the old one: the next move crashed
+    answers = ["5", "4", "2", "undo", "5", "4", "2", "quit", "no"]
+    r = play(["cubirds", "--players", "2", "--agents", "human,random", "--seed", "659726042"], answers)
+    out = r.output
+    assert r.exit_code == 0, out
+    assert r.exception is None
+    after = out.split("undone")[1]
+    assert after.count("you put 2 birds from your hand in row") == 1
+    assert "turn 3 · you are P1" in after and "left without saving" in after
+
+
+def test_undo_any_number_of_times_and_after_a_resume(tmp_path):
+    save = tmp_path / "game.json"
+    first = ["5", "4", "2", "1", "1", "1"]
+    r = play(["cubirds", "--players", "2", "--agents", "human,random", "--seed", "659726042"],
+             first + ["undo", "undo", "undo", "undo", "quit", str(save)])
+    assert r.exit_code == 0 and r.exception is None, r.output
+    assert r.output.count("undone: your last choice") >= 2
+    assert "nothing to undo" in r.output       # more undos than moves: said, not a crash
+    r2 = play(["--resume", str(save)], first + ["undo", "1", "1", "1", "quit", "no"])
+    assert r2.exit_code == 0 and r2.exception is None, r2.output
+    assert "undone: your last choice" in r2.output and "left without saving" in r2.output

@@ -64,8 +64,9 @@ class Session:
     # the game loop -------------------------------------------------------------
     def run(self) -> int:
         """Play to the end (0), or until the person quits (0) or input ends (1)."""
-        game = self.game
-        while not game.is_over:
+        # self.game is read afresh every turn: an undo replaces it with a replayed game
+        while not self.game.is_over:
+            game = self.game
             p = game.current_player
             if p in self.humans:
                 outcome = self.human_turn(p)
