@@ -133,6 +133,13 @@ def _check_out(ctx, param, value):
 _out_option = click.option("--out", "-o", metavar="FILE", callback=_check_out,
                            help="Write one row per game to FILE: JSON lines (.jsonl) or CSV (.csv); "
                                 "columns in docs/simulation.md.")
+_course_option = click.option("--course", "course", is_flag=True,
+                              help="Also measure the course of each game: lead changes, drama, comebacks, when the "
+                                   "outcome settled, uncertainty, branching factor, forced decisions (docs/simulation.md; "
+                                   "scores every turn, so random play runs slower).")
+_course_out_option = click.option("--course-out", metavar="FILE", callback=_check_out,
+                                  help="Write one row per decision to FILE (.jsonl or .csv): who decided, how many "
+                                       "options, every score part, a searching bot's estimate. Implies --course.")
 _plots_option = click.option("--plots", metavar="DIR",
                              help="Write PNG charts to DIR (created if missing; needs pip install 'rulebook[plots]').")
 
@@ -418,9 +425,12 @@ def serve(ruleset, port, host, db):
 @click.option("--param", "params", multiple=True, help="Override a parameter: --param hand_size=7.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON (and no progress bar).")
 @_out_option
+@_course_option
+@_course_out_option
 @_plots_option
 @_run_options
-def simulate_cmd(ruleset, games, players, agents, seed, params, as_json, out, plots, jobs, backend, ray_address):
+def simulate_cmd(ruleset, games, players, agents, seed, params, as_json, out, course, course_out, plots, jobs,
+                 backend, ray_address):
     """Play many seeded games between bots and report who wins, how games end and how long they last.
 
     Win rates come with 95% intervals (Wilson), the first seat's advantage with its interval, game
@@ -432,12 +442,17 @@ def simulate_cmd(ruleset, games, players, agents, seed, params, as_json, out, pl
       rulebook simulate NAME --games 1000 --players 3
       rulebook simulate my-game.yaml --games 500 --agents random,first --json
       rulebook simulate NAME --games 5000 --jobs 2 --out games.csv --plots charts/
+      rulebook simulate NAME --games 200 --agents greedy --course-out decisions.jsonl
     """
     from interpreter import load
+    from interpreter.analysis.course import column_names
     from interpreter.analysis.plots import pyplot, simulation_plots
     from interpreter.analysis.records import columns
     from interpreter.analysis.report import simulation_text
     from interpreter.analysis.simulation import counter_names, run_simulation, score_parts
+    if out and course_out and Path(out).resolve() == Path(course_out).resolve():
+        raise click.BadParameter("--course-out must be another file than --out", param_hint="'--course-out'")
+    level = 2 if course_out else 1 if course else 0
     rules = load(ruleset)
     n = _players(rules, players)
     names = _bots(_agents(agents, rules) or [rules.default_agent or "random"], "simulate")
@@ -445,13 +460,17 @@ def simulate_cmd(ruleset, games, players, agents, seed, params, as_json, out, pl
     if plots:
         pyplot()   # a missing extra is reported before the games are played
     runner = _runner(jobs, backend, ray_address)
-    with _records(out, columns(score_parts(rules), n, counter_names(rules))) as writer, \
+    with _records(out, columns(score_parts(rules), n, counter_names(rules), course=level > 0)) as writer, \
+            _records(course_out, column_names(score_parts(rules), n)) as course_writer, \
             _progress(games, "simulating", not as_json) as update:
         run = run_simulation(rules, games, n, names, seed, overrides, runner, update,
-                             on_row=writer.write if writer else None)
+                             on_row=writer.write if writer else None, course=level,
+                             on_course=course_writer.write if course_writer else None)
     summary = run.summary
     if out:
         summary["records"] = out
+    if course_out:
+        summary["course_records"] = course_out
     if plots:
         summary["plots"] = simulation_plots(summary, run.tally, plots)
     if as_json:
@@ -487,6 +506,8 @@ def _records(out: str | None, names: list[str]):
 def _print_files(summary: dict) -> None:
     if summary.get("records"):
         echo(f"records: {summary['records']}")
+    if summary.get("course_records"):
+        echo(f"decisions: {summary['course_records']}")
     if summary.get("plots"):
         echo("plots: " + ", ".join(summary["plots"]))
 

@@ -136,6 +136,7 @@ class MctsAgent(Agent):
         self.left = 0           # per search: the decisions it may still play (steps; inf: no limit)
         self.spread = {}        # per search: kind of value -> its scale (see _squash)
         self.searched = []      # (iterations, seconds) of each search, for benchmarks
+        self.estimate = None    # after each decision: its chosen option's mean reward, where a tree was searched
         self.tree = None        # the last search's root (tools and tests)
 
     @classmethod
@@ -160,6 +161,7 @@ class MctsAgent(Agent):
         return 0 if opponents == "rollout" and together else NEXT
 
     def choose(self, request: Request) -> int:
+        self.estimate = None   # the chosen option's mean reward (a chance to win), where a tree was searched
         if request.count == 1:
             return 0
         start = time.perf_counter()
@@ -201,7 +203,9 @@ class MctsAgent(Agent):
                  if k in keys and child.visits]
         if not tried:
             return rng.randrange(request.count)
-        return max(tried, key=lambda t: (t[0], t[1], -t[2]))[2]
+        visits, mean, index = max(tried, key=lambda t: (t[0], t[1], -t[2]))
+        self.estimate = mean
+        return index
 
     def _iterate(self, root, world, rng, labels, score, depth, me, mine_only) -> None:
         """One iteration in one world: select and expand, roll out, back the rewards up the path.

@@ -3,8 +3,9 @@
 The columns (docs/simulation.md lists them): `ruleset`, `game`, `seed`, `players`, `params`, then per
 seat `agent_P1`..., `winners` (seats, `P1;P3` in CSV), `win_P1`... (1 if that seat won or shared the
 win), `shared`, `stalled`, `tie_break_used`, `reason`, `turns`, `rounds`, `decisions`,
-`score_P1_<part>`... and `score_P1_total`..., then `counter_<name>`... A comparison adds `side`
-(A or B) and `label` first.
+`score_P1_<part>`... and `score_P1_total`..., then `counter_<name>`..., and where the run measured the
+course of its games, `course_<metric>`... (analysis/course.py). A comparison adds `side` (A or B) and
+`label` first.
 """
 from __future__ import annotations
 
@@ -43,6 +44,8 @@ def flat_row(ruleset: str, record: dict, extra: dict | None = None) -> dict:
             row[f"score_{seat(i)}_{part}"] = value
     for name, value in record["counters"].items():
         row[f"counter_{name}"] = value
+    for name, value in (record.get("metrics") or {}).items():
+        row[f"course_{name}"] = value
     return row
 
 
@@ -107,12 +110,16 @@ def _cell(value):
     return value
 
 
-def columns(score_parts: list[str], players: int, counter_names: list[str], extra: list[str] = ()) -> list[str]:
+def columns(score_parts: list[str], players: int, counter_names: list[str], extra: list[str] = (),
+            course: bool = False) -> list[str]:
     """The column names of a run's rows, in order (`score_parts` with "total"; a comparison passes
-    the parts and counters of both rulesets)."""
+    the parts and counters of both rulesets; `course`: the run measures the course-of-game metrics)."""
     cols = list(extra) + ["ruleset", "game", "seed", "players", "params"]
     cols += [f"agent_{seat(i)}" for i in range(players)] + ["winners"] + [f"win_{seat(i)}" for i in range(players)]
     cols += ["shared", "stalled", "tie_break_used", "reason", "turns", "rounds", "decisions"]
     cols += [f"score_{seat(i)}_{part}" for i in range(players) for part in score_parts]
     cols += [f"counter_{name}" for name in counter_names]
+    if course:
+        from .course import METRICS
+        cols += [f"course_{name}" for name in METRICS]
     return cols

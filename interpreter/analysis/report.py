@@ -66,10 +66,51 @@ def simulation_text(s: dict) -> str:
     if len(parts) > 1:
         lines.append("mean score parts: " + "; ".join(
             f"{x['seat']} " + ", ".join(f"{k} {num(x['score_parts'][k])}" for k in parts) for x in s["seats"]))
+    if s.get("course"):
+        lines += [""] + course_lines(s["course"])
     if s.get("seconds"):
         lines += ["", f"time: {s['seconds']:.2f} s with {_workers(s)}, {s['games_per_second']:.1f} games/s, "
                       f"{s['decisions_per_second']:.0f} decisions/s"]
     return "\n".join(lines)
+
+
+# what each course-of-game metric is, in a designer's words, and how its mean is shown
+COURSE_WORDS = {
+    "lead_changes": ("lead changes per game", "count"),
+    "drama": ("drama: points the winner trailed, when behind", "points"),
+    "comeback": ("comebacks: the winner trailed in the second half", "rate"),
+    "settled": ("settled: share of the game before the winner led for good", "share"),
+    "uncertainty": ("uncertainty: chance the leader is not the winner", "share"),
+    "branching": ("branching factor: options per decision", "count"),
+    "forced": ("forced decisions: a single option", "share"),
+    "estimate_uncertainty": ("the bots' uncertainty: 1 - |2 chance - 1|", "share"),
+}
+
+
+def course_lines(course: dict) -> list[str]:
+    """The course-of-game metrics: each mean with its 95% interval and the games it is over."""
+    lines = ["course of the game (means over games, 95% intervals; docs/simulation.md defines each)"]
+    missing = []
+    for name, (words, kind) in COURSE_WORDS.items():
+        entry = course.get(name)
+        if entry is None:
+            missing.append(name)
+            continue
+        if kind == "rate":
+            value, interval = pct(entry["rate"]), span(entry["rate_95"])
+        elif kind == "share":
+            value = pct(entry["mean"])
+            interval = span(entry["mean_95"]) if entry["mean_95"] else "-"
+        else:
+            low, high = entry["mean_95"] or (None, None)
+            value = num(entry["mean"])
+            interval = f"{num(low)} to {num(high)}" if entry["mean_95"] else "-"
+        lines.append(f"  {words:<60} {value:>7}  ({interval}, {entry['games']} games)")
+    if missing:
+        why = [n.replace("_", " ") for n in missing]
+        lines.append("  not measured: " + ", ".join(why) + " (no score parts, no winner, or no bot that "
+                     "searches)")
+    return lines
 
 
 def comparison_text(c: dict) -> str:

@@ -23,6 +23,7 @@ import yaml
 from ..agents import Request, checked, make_agent
 from ..engine.game import Game
 from ..errors import GameError, RulebookError
+from .course import Course
 
 BACKENDS = ("local", "ray")
 MAX_CHUNK = 100          # games per task: small enough for steady progress and a quick stop
@@ -68,6 +69,7 @@ class Batch:
     params: tuple = ()           # (name, value) parameter overrides
     track_actions: bool = False  # note the actions taken (for validate --simulate)
     timed: bool = False          # count and time each seat's decisions (for tournaments; timings vary by run)
+    course: int = 0              # the course of each game: 1 its metrics, 2 also a row per decision (--course)
 
 
 def play_game(rules, batch: Batch, index: int) -> dict:
@@ -78,6 +80,7 @@ def play_game(rules, batch: Batch, index: int) -> dict:
     taken: set[str] = set()
     asked = 0   # the turn of the last decision (a game that reaches its turn limit long after it loops)
     decisions, seconds = [0] * batch.players, [0.0] * batch.players
+    course = Course(rules, batch.players, batch.course > 1) if batch.course else None
     try:
         # validate --simulate (track_actions) also writes the log and the labels, as play does, so that
         # a text that fails there is found
@@ -93,6 +96,8 @@ def play_game(rules, batch: Batch, index: int) -> dict:
             else:
                 choice = agents[who].choose(Request(game, who))
             choice = checked(choice, game, agents[who])
+            if course is not None:
+                course.observe(game, who, len(game.state.pending[2]), getattr(agents[who], "estimate", None))
             if batch.track_actions:
                 game.legal_options()   # the labels and the prompt
                 asked = game.state.turn
@@ -116,6 +121,11 @@ def play_game(rules, batch: Batch, index: int) -> dict:
         record["last_decision_turn"] = asked
     if batch.timed:
         record.update({"seat_decisions": decisions, "seat_seconds": seconds})
+    if course is not None:
+        course.close(result)
+        record["metrics"] = course.metrics(record["winners"])
+        if batch.course > 1:
+            record["course"] = course.rows
     return record
 
 

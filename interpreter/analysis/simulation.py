@@ -37,6 +37,7 @@ class Table:
     players: int
     seats: list
     params: dict
+    course: int = 0     # 1: measure the course-of-game metrics; 2: also keep a row per decision
 
     def check(self, seed: int) -> None:
         """Refuse an unknown agent, a player count or a parameter the ruleset does not allow, before any
@@ -47,10 +48,10 @@ class Table:
 
     def batch(self, seed: int, games: int, track_actions: bool = False) -> Batch:
         return Batch(RulesetRef.of(self.rules), self.players, tuple(self.seats), seed, games,
-                     tuple(self.params.items()), track_actions)
+                     tuple(self.params.items()), track_actions, course=self.course)
 
     def columns(self, extra=()) -> list[str]:
-        return columns(score_parts(self.rules), self.players, counter_names(self.rules), extra)
+        return columns(score_parts(self.rules), self.players, counter_names(self.rules), extra, self.course > 0)
 
 
 @dataclass
@@ -67,10 +68,11 @@ def game_failed(rules, record: dict) -> GameError:
 
 
 def run_tables(tables: list[Table], games: int, seed: int, runner: Runner | None = None, progress=None,
-               on_row=None) -> tuple[list[Tally], float]:
+               on_row=None, on_course=None) -> tuple[list[Tally], float]:
     """Play `games` games at each table on seeds seed, seed+1, ... -> one Tally per table and the wall time.
 
-    `on_row(table index, flat row)` sees every game as it is tallied (the record file)."""
+    `on_row(table index, flat row)` sees every game as it is tallied (the record file), `on_course(table
+    index, row)` every decision of a game whose table keeps them (the --course file)."""
     runner = runner or Runner()
     for table in tables:
         table.check(seed)
@@ -82,16 +84,23 @@ def run_tables(tables: list[Table], games: int, seed: int, runner: Runner | None
         tallies[index].add(record)
         if on_row is not None:
             on_row(index, flat_row(tables[index].rules.name, record))
+        if on_course is not None:
+            head = {"ruleset": tables[index].rules.name, "game": record["game"], "seed": record["seed"]}
+            for row in record.get("course", ()):
+                on_course(index, {**head, **row})
     return tallies, time.perf_counter() - start
 
 
 def run_simulation(rules, games: int, players: int, agent_names: list[str], seed: int = 0, params=None,
-                   runner: Runner | None = None, progress=None, on_row=None) -> Run:
-    """Games seed, seed+1, ... of one ruleset -> its statistics and per-game data."""
+                   runner: Runner | None = None, progress=None, on_row=None, course: int = 0,
+                   on_course=None) -> Run:
+    """Games seed, seed+1, ... of one ruleset -> its statistics and per-game data; `course` 1 measures
+    the course-of-game metrics, 2 also passes every decision's row to `on_course(row)`."""
     runner = runner or Runner()
-    table = Table(rules, players, seat_agents(agent_names, players), dict(params or {}))
+    table = Table(rules, players, seat_agents(agent_names, players), dict(params or {}), course)
     (tally,), seconds = run_tables([table], games, seed, runner, progress,
-                                   on_row and (lambda _, row: on_row(row)))
+                                   on_row and (lambda _, row: on_row(row)),
+                                   on_course and (lambda _, row: on_course(row)))
     meta = {"ruleset": rules.name, "players": players, "seed": seed, "params": table.params,
             "seconds": seconds, "jobs": runner.jobs, "backend": runner.backend}
     return Run(summarise(tally, meta), tally)

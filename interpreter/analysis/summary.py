@@ -6,6 +6,7 @@ import math
 import statistics
 from array import array
 
+from .course import METRICS, PROPORTIONS, SHARES
 from .records import seat
 from .report import p_is
 from .stats import distribution, mean_interval, t_test_p, wilson
@@ -27,6 +28,9 @@ class Tally:
         self.counters = {name: array("d") for name in counter_names}
         self.reasons: dict[str, int] = {}
         self.decisions = 0
+        # the course-of-game metrics (analysis/course.py), one value per game, NaN where a game gives none;
+        # empty when the run did not measure them
+        self.course: dict[str, array] = {}
 
     def add(self, record: dict) -> None:
         self.games += 1
@@ -51,6 +55,11 @@ class Tally:
             self.margins.append(top[0] - top[1])
         for name in self.counter_names:
             self.counters[name].append(record["counters"].get(name, 0))
+        metrics = record.get("metrics")
+        if metrics is not None:
+            for name in METRICS:
+                value = metrics.get(name)
+                self.course.setdefault(name, array("d")).append(math.nan if value is None else value)
 
     def first_seat_excess(self) -> list[float]:
         """Per game: whether P1 won, minus the share of seats that won (0 on average when seats are even).
@@ -111,10 +120,36 @@ def summarise(tally: Tally, meta: dict) -> dict:
                      for name, values in tally.counters.items()},
         "decisions": tally.decisions,
     })
+    if tally.course:
+        out["course"] = course_summary(tally)
     if "seconds" in meta:   # a side of a comparison is timed with the other side
         seconds = meta["seconds"]
         out["games_per_second"] = g / seconds if seconds > 0 else 0.0
         out["decisions_per_second"] = tally.decisions / seconds if seconds > 0 else 0.0
+    return out
+
+
+def course_summary(tally: Tally) -> dict:
+    """Each course-of-game metric over the games that give it: its mean with a 95% t interval cut to the
+    metric's range (a rate with Wilson's for the 0/1 ones) and its spread; None for a metric no game gave
+    (no score parts, no winner)."""
+    out = {}
+    for name in METRICS:
+        values = [v for v in tally.course.get(name, ()) if not math.isnan(v)]
+        if not values:
+            out[name] = None
+            continue
+        if name in PROPORTIONS:
+            entry = proportion(int(sum(values)), len(values))
+            entry["games"] = len(values)
+        else:
+            interval = mean_interval(values)
+            if interval is not None:   # within what the metric can be: never below 0, a share never above 1
+                high = 1.0 if name in SHARES else math.inf
+                interval = (max(0.0, interval[0]), min(high, interval[1]))
+            entry = {"games": len(values), "mean": statistics.fmean(values),
+                     "mean_95": list(interval) if interval else None, "spread": distribution(values)}
+        out[name] = entry
     return out
 
 
