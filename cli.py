@@ -5,6 +5,7 @@ import json
 import os
 import signal
 import sys
+import textwrap
 
 from contextlib import contextmanager
 from pathlib import Path
@@ -646,6 +647,61 @@ def _ladder(rules, n, agents, games, seed, params, as_json, jobs, backend, ray_a
     with _progress(ladder_games(rungs, n, games, seed), "climbing", not as_json) as update:
         summary = ladder(rules, n, rungs, games, seed, overrides, runner, update)
     echo(json.dumps(summary, indent=2) if as_json else ladder_text(summary))
+
+
+@cli.command("analyze")
+@click.argument("ruleset")
+@click.option("--players", "-p", type=int, help="Number of players (default: the ruleset's minimum).")
+@click.option("--agents", "-a",
+              help="The agents, comma-separated specs as in simulate, weakest first. The first plays every seat "
+                   "for the balance and the course of the games; with several, each plays the one before it "
+                   "(the skill ladder). Default: the ruleset's default bot.")
+@click.option("--games", "-n", type=click.IntRange(2, 10_000_000), default=200, show_default=True,
+              help="Games for the balance by seat, the length and the course of the games.")
+@click.option("--ladder-games", type=click.IntRange(1, 10_000_000), default=100, show_default=True,
+              help="Games for each step of the skill ladder (rounded up to whole cycles of the seatings).")
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the first game; game i uses seed+i.")
+@click.option("--param", "params", multiple=True, help="Override a parameter: --param hand_size=7.")
+@click.option("--report", "report", metavar="FILE.html",
+              help="Where to write the HTML page (default: RULESET-analysis.html here).")
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON instead (no page unless --report).")
+@_run_options
+def analyze_cmd(ruleset, players, agents, games, ladder_games, seed, params, report, as_json, jobs, backend,
+                ray_address):
+    """One report for a designer: a verdict in words, then balance by seat, the skill ladder of the agents
+    given, game length and its spread, the course of the games (lead changes, drama, when the outcome
+    settled...), end reasons, stalls and the actions never or always taken, as a self-contained HTML page.
+
+    \b
+    Examples:
+      rulebook analyze my-game.yaml --players 3
+      rulebook analyze my-game.yaml --players 2 --agents random,greedy --ladder-games 60
+      rulebook analyze my-game.yaml --games 500 --jobs 2 --report my-game.html
+    """
+    from interpreter import load
+    from interpreter.analysis.page import page
+    from interpreter.analyze import analysis_games, analyze
+    if report is not None and not report.lower().endswith((".html", ".htm")):
+        raise click.BadParameter(f"'{report}' should end in .html", param_hint="'--report'")
+    rules = load(ruleset)
+    n = _players(rules, players)
+    names = _bots(_agents(agents, rules) or [rules.default_agent or "random"], "analyze")
+    overrides = _overrides(rules, params)
+    runner = _runner(jobs, backend, ray_address)
+    with _progress(analysis_games(names, n, games, ladder_games), "analysing", not as_json) as update:
+        result = analyze(rules, n, names, games, seed, overrides, runner, update, ladder_games)
+    path = report or (None if as_json else f"{Path(rules.name).name}-analysis.html")
+    if path:
+        try:
+            Path(path).write_text(page(result), encoding="utf-8")
+        except OSError as exc:
+            raise RulebookError(f"cannot write {path}: {exc.strerror or exc}") from None
+        result["report"] = path
+    if as_json:
+        echo(json.dumps(result, indent=2))
+        return
+    echo(textwrap.fill(result["verdict"], width=100))
+    echo(f"report: {path}")
 
 
 @cli.command("agents")
