@@ -704,6 +704,86 @@ def analyze_cmd(ruleset, players, agents, games, ladder_games, seed, params, rep
     echo(f"report: {path}")
 
 
+@cli.command("tune")
+@click.argument("ruleset")
+@click.option("--vary", "varies", multiple=True, required=True, metavar="NAME=LO..HI",
+              help="A parameter to search: NAME=LO..HI (whole numbers), NAME=a,b,c, or NAME alone for one with "
+                   "choices. Repeat for several.")
+@click.option("--target", "targets", multiple=True, required=True, metavar="METRIC=VALUE",
+              help="What to aim at: METRIC=VALUE or METRIC=LO..HI, with METRIC one of first_seat (points), turns, "
+                   "rounds, margin, stalls (%), shared (%), lead_changes, drama, comeback (%), settled (%), "
+                   "uncertainty (%), forced (%). Repeat for several (their distances add up).")
+@click.option("--players", "-p", type=int, help="Number of players (default: the ruleset's minimum).")
+@click.option("--agents", "-a", help=AGENTS_HELP + " The list repeats to fill the seats. Default: the ruleset's "
+              "default bot.")
+@click.option("--trials", type=click.IntRange(1, 100_000), default=30, show_default=True,
+              help="Settings tried (each one a simulation of --games games on seeds of its own).")
+@click.option("--games", "-n", type=click.IntRange(2, 10_000_000), default=100, show_default=True,
+              help="Games per trial.")
+@click.option("--confirm-games", type=click.IntRange(2, 10_000_000), default=400, show_default=True,
+              help="Games on which the three settings that did best in their trials, and the ruleset's own, "
+                   "are played again at the end (fresh seeds, the same for all); the best of them is the answer.")
+@click.option("--seed", "-s", type=int, default=0, show_default=True,
+              help="Seed of the search and of the first trial's games.")
+@click.option("--param", "params", multiple=True, help="Hold a parameter at a value: --param hand_size=7.")
+@click.option("--variant", metavar="FILE.yaml",
+              help="Where to write the best values as a variant (default: RULESET-tuned.yaml here).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (the variant is written too).")
+@_run_options
+def tune_cmd(ruleset, varies, targets, players, agents, trials, games, confirm_games, seed, params, variant,
+             as_json, jobs, backend, ray_address):
+    """Search parameter values by simulation toward targets (the first seat's advantage 0, a length in a
+    range, a margin...) with NTBEA, check the best values against the ruleset's own on fresh games, and
+    write them as a variant file that extends the ruleset.
+
+    \b
+    Examples:
+      rulebook tune my-game.yaml --vary hand_size=4..10 --target first_seat=0 --target turns=30..40
+      rulebook tune my-game.yaml --vary goal=5..12 --vary mode --target lead_changes=2..4 --trials 60
+    """
+    import os
+    from interpreter import load
+    from interpreter.tune import parse_target, parse_vary, tune, tune_text, variant_text
+    rules = load(ruleset)
+    n = _players(rules, players)
+    names = _bots(_agents(agents, rules) or [rules.default_agent or "random"], "tune")
+    try:
+        varied = [parse_vary(v, rules) for v in varies]
+        aims = [parse_target(t) for t in targets]
+    except RulebookError as exc:
+        raise click.BadParameter(str(exc)) from None
+    held = _overrides(rules, params)
+    if len({name for name, _ in varied}) != len(varied) or any(name in held for name, _ in varied):
+        raise click.BadParameter("a parameter is varied once, and is not also held with --param",
+                                 param_hint="'--vary'")
+    runner = _runner(jobs, backend, ray_address)
+    path = Path(variant or f"{Path(rules.name).name}-tuned.yaml")
+    if path.suffix not in (".yaml", ".yml"):
+        raise click.BadParameter(f"'{path}' should end in .yaml", param_hint="'--variant'")
+    if not path.resolve().parent.is_dir():
+        raise click.BadParameter(f"no folder {path.parent} to write {path.name} in", param_hint="'--variant'")
+    from interpreter.tune import FINALISTS
+    with _progress(trials * games + (FINALISTS + 1) * confirm_games, "tuning", not as_json) as update:
+        result = tune(rules, n, names, varied, aims, trials, games, confirm_games, seed, held, runner, update)
+    from interpreter.bundled import bundled
+    source = Path(rules.path) if getattr(rules, "path", "") else None
+    if ruleset in bundled() or source is None:
+        base = rules.name
+    else:
+        base = os.path.relpath(source.resolve(), path.resolve().parent)
+    try:
+        path.write_text(variant_text(result, base, f"{rules.name}-tuned"), encoding="utf-8")
+    except OSError as exc:
+        raise RulebookError(f"cannot write {path}: {exc.strerror or exc}") from None
+    load(str(path))   # what was written loads (a mistake here is the project's, and is told as one)
+    result["variant"] = str(path)
+    if as_json:
+        echo(json.dumps(result, indent=2))
+        return
+    echo(tune_text(result))
+    echo(f"variant: {path} (try it: rulebook simulate {path})")
+
+
 @cli.command("agents")
 def agents_cmd():
     """List the agents and the settings each takes (NAME:key=value in --agents).

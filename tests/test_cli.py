@@ -132,6 +132,8 @@ USAGE_ERRORS = [
     (["analyze", "cubirds", "--agents", "random,human"], "analyze plays bots only"),
     (["analyze", "cubirds", "--report", "page.txt"], "'page.txt' should end in .html"),
     (["analyze", "cubirds", "--ladder-games", "0"], "0 is not in the range"),
+    (["tune", "cubirds", "--target", "turns=3"], "Missing option '--vary'"),
+    (["tune", "cubirds", "--vary", "hand_size=4..6", "--target", "turns=3", "--trials", "0"], "0 is not in the range"),
     (["agents", "extra"], "Got unexpected extra argument (extra)"),
     (["explain"], "Missing argument 'RULESET'"),
     (["test"], "Missing argument 'SCENARIOS...'"),

@@ -24,7 +24,7 @@ LAYERS = [
     ["agents/"],
     ["present/"],
     ["analysis/", "scenario/", "serve/", "explain.py", "transcript.py", "simulate.py", "probe.py", "tournament.py",
-     "analyze.py",
+     "analyze.py", "tune.py",
      "__init__.py"],
 ]
 
