@@ -97,3 +97,17 @@ def test_analyze_json_and_a_report_elsewhere(tmp_path):
 def test_analyze_mistakes(args, message, tmp_path):
     code, out, err = cli("analyze", SCRIPTED, *args, cwd=tmp_path)
     assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_the_same_analysis_on_two_jobs():
+    from interpreter.analysis.runner import Runner
+    rules = load("cubirds")
+    one = analyze(rules, 2, ["random", "first"], 6, seed=3, ladder_size=4)
+    two = analyze(rules, 2, ["random", "first"], 6, seed=3, ladder_size=4, runner=Runner(jobs=2))
+    for a in (one, two):
+        for key in ("jobs", "seconds", "games_per_second", "decisions_per_second"):
+            a["summary"].pop(key, None)
+            a["ladder"].pop(key, None)
+        for step in a["ladder"]["steps"]:
+            step.pop("seconds_per_decision")
+    assert json.dumps(one, sort_keys=True) == json.dumps(two, sort_keys=True)

@@ -123,3 +123,13 @@ def test_tune_writes_a_variant_that_loads_and_is_reproducible(tmp_path):
 def test_tune_mistakes(args, message, tmp_path):
     code, out, err = cli("tune", LENGTH, *args, cwd=tmp_path)
     assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_the_same_search_on_two_jobs():
+    from interpreter.analysis.runner import Runner
+    rules = load("cubirds")
+    args = (rules, 2, ["random"], [parse_vary("hand_size=6..9", rules)], [parse_target("turns=60")])
+    one = tune(*args, trials=4, games=4, confirm_games=4, seed=2)
+    two = tune(*args, trials=4, games=4, confirm_games=4, seed=2, runner=Runner(jobs=2))
+    one.pop("jobs"), two.pop("jobs")
+    assert json.dumps(one, sort_keys=True) == json.dumps(two, sort_keys=True)
