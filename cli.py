@@ -712,7 +712,8 @@ def analyze_cmd(ruleset, players, agents, games, ladder_games, seed, params, rep
 @click.option("--target", "targets", multiple=True, required=True, metavar="METRIC=VALUE",
               help="What to aim at: METRIC=VALUE or METRIC=LO..HI, with METRIC one of first_seat (points), turns, "
                    "rounds, margin, stalls (%), shared (%), lead_changes, drama, comeback (%), settled (%), "
-                   "uncertainty (%), forced (%). Repeat for several (their distances add up).")
+                   "uncertainty (%), forced (%), skill (% of meetings the second agent finishes ahead of the "
+                   "first). Repeat for several (their distances add up).")
 @click.option("--players", "-p", type=int, help="Number of players (default: the ruleset's minimum).")
 @click.option("--agents", "-a", help=AGENTS_HELP + " The list repeats to fill the seats. Default: the ruleset's "
               "default bot.")
@@ -762,8 +763,11 @@ def tune_cmd(ruleset, varies, targets, players, agents, trials, games, confirm_g
         raise click.BadParameter(f"'{path}' should end in .yaml", param_hint="'--variant'")
     if not path.resolve().parent.is_dir():
         raise click.BadParameter(f"no folder {path.parent} to write {path.name} in", param_hint="'--variant'")
-    from interpreter.tune import FINALISTS
-    with _progress(trials * games + (FINALISTS + 1) * confirm_games, "tuning", not as_json) as update:
+    from interpreter.tune import tune_games
+    if any(t.metric == "skill" for t in aims) and len(names) < 2:
+        raise click.BadParameter("a skill target needs two agents, the weaker first (--agents random,greedy)",
+                                 param_hint="'--agents'")
+    with _progress(tune_games(names, n, aims, trials, games, confirm_games), "tuning", not as_json) as update:
         result = tune(rules, n, names, varied, aims, trials, games, confirm_games, seed, held, runner, update)
     from interpreter.bundled import bundled
     source = Path(rules.path) if getattr(rules, "path", "") else None

@@ -19,6 +19,7 @@ import yaml
 from .analysis.runner import Runner
 from .analysis.simulation import run_simulation
 from .errors import RulebookError
+from .tournament import ladder, ladder_games
 
 CONFIRM_SEED = 1_000_000     # the check of the best values plays on seeds from here on (not the trials')
 EXPLORE = 2.0                # NTBEA's exploration constant (fitness is about 0 to -3 for targets near)
@@ -40,6 +41,7 @@ TARGETS = {
     "settled": ("settled: share of the game before the winner led for good (%)", 5.0, True),
     "uncertainty": ("uncertainty (%)", 5.0, True),
     "forced": ("forced decisions (%)", 5.0, True),
+    "skill": ("how often the second agent finishes ahead of the first (%)", 5.0, True),
 }
 COURSE = frozenset(("lead_changes", "drama", "comeback", "settled", "uncertainty", "forced"))
 
@@ -131,6 +133,8 @@ def measure(summary: dict, metric: str):
         return 100 * summary["stalls"]["rate"]
     if metric == "shared":
         return 100 * summary["shared"]["rate"]
+    if metric == "skill":
+        return 100 * summary["skill"]["rate"] if summary.get("skill") else None
     entry = (summary.get("course") or {}).get(metric)
     if entry is None:
         return None
@@ -218,10 +222,20 @@ def tune(rules, players: int, agents: list[str], varied: list[tuple[str, list]],
     def values_of(point):
         return {n: grids[i][point[i]] for i, n in enumerate(names)}
 
+    skill = any(t.metric == "skill" for t in targets)
+    if skill and len(agents) < 2:
+        raise RulebookError("a skill target needs two agents, the weaker first (--agents random,greedy)")
+    # with a skill target the first agent plays every seat for the other targets, and the two meet apart
+    seats = [agents[0]] if skill else agents
+
     def run(point, first_seed, count):
         setting = {**base, **values_of(point)}
-        return run_simulation(rules, count, players, agents, first_seed, setting, runner, progress,
-                              course=course).summary
+        summary = run_simulation(rules, count, players, seats, first_seed, setting, runner, progress,
+                                 course=course).summary
+        if skill:
+            step = ladder(rules, players, list(agents[:2]), count, first_seed, setting, runner, progress)["steps"][0]
+            summary["skill"] = {"rate": step["rate"], "interval": step["interval"], "games": step["games"]}
+        return summary
 
     history = []
     point = own
@@ -273,6 +287,9 @@ def interval_of(summary: dict, metric: str):
         first = summary.get("first_seat")
         iv = first and first["advantage_95"]
         return [100 * iv[0], 100 * iv[1]] if iv else None
+    if metric == "skill":
+        iv = summary.get("skill") and summary["skill"]["interval"]
+        return [100 * x for x in iv] if iv else None
     if metric in ("stalls", "shared"):
         entry = summary[metric]
         return [100 * x for x in entry["rate_95"]] if entry["rate_95"] else None
@@ -340,3 +357,12 @@ def tune_text(r: dict) -> str:
 
 def _mark(entry: dict) -> str:
     return " met" if entry["met"] else " within noise" if entry["near"] else ""
+
+
+def tune_games(agents: list[str], players: int, targets: list[Target], trials: int, games: int,
+               confirm_games: int) -> int:
+    """How many games a search plays at most (for a progress bar)."""
+    def one(count):
+        extra = ladder_games(list(agents[:2]), players, count) if any(t.metric == "skill" for t in targets) else 0
+        return count + extra
+    return trials * one(games) + (FINALISTS + 1) * one(confirm_games)

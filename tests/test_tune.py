@@ -133,3 +133,18 @@ def test_the_same_search_on_two_jobs():
     two = tune(*args, trials=4, games=4, confirm_games=4, seed=2, runner=Runner(jobs=2))
     one.pop("jobs"), two.pop("jobs")
     assert json.dumps(one, sort_keys=True) == json.dumps(two, sort_keys=True)
+
+
+def test_a_skill_target_plays_the_two_agents_against_each_other():
+    # nothing to choose in the race: 'first' and 'random' play alike, so each finishes ahead in half the meetings
+    rules = load(LENGTH)
+    r = tune(rules, 2, ["random", "first"], [parse_vary("length=3..5", rules)],
+             [parse_target("skill=50"), parse_target("turns=4")], trials=4, games=4, confirm_games=4)
+    assert r["best"] == {"length": 4}
+    skill = r["confirmed"]["best"]["metrics"]["skill"]
+    assert skill["value"] == 50 and skill["met"] and skill["interval"][0] < 50 < skill["interval"][1]
+
+
+def test_a_skill_target_needs_two_agents(tmp_path):
+    code, out, err = cli("tune", LENGTH, "--vary", "length=3..5", "--target", "skill=60", cwd=tmp_path)
+    assert code == 2 and "a skill target needs two agents" in err
