@@ -527,10 +527,13 @@ def _print_files(summary: dict) -> None:
 @click.option("--param-b", "params_b", multiple=True, help="Override a parameter of B only.")
 @click.option("--json", "as_json", is_flag=True, help="Print both sides and the differences as JSON.")
 @_out_option
+@click.option("--course", "course", is_flag=True,
+              help="Also compare the course of the games (lead changes, drama, comebacks, when the outcome settled, "
+                   "uncertainty, branching, forced decisions), as exploratory statistics.")
 @_plots_option
 @_run_options
 def compare_cmd(ruleset_a, ruleset_b, games, players, agents, seed, params, params_a, params_b, as_json, out,
-                plots, jobs, backend, ray_address):
+                course, plots, jobs, backend, ray_address):
     """Compare two rulesets, or one ruleset with two parameter sets, on the same seeds.
 
     Game i of A and game i of B start from the same seed (the same shuffle where the cards are
@@ -560,14 +563,14 @@ def compare_cmd(ruleset_a, ruleset_b, games, players, agents, seed, params, para
     players = _players(rules_b, _players(rules_a, players))
     names = _bots(_agents(agents, rules_a) and _agents(agents, rules_b), "compare")
     tables = [Table(r, players, seat_agents(names or [r.default_agent or "random"], players),
-                    _overrides(r, params + extra))
+                    _overrides(r, params + extra), 1 if course else 0)
               for r, extra in ((rules_a, params_a), (rules_b, params_b))]
     if plots:
         pyplot()
     runner = _runner(jobs, backend, ray_address)
     parts = list(dict.fromkeys(score_parts(rules_a) + score_parts(rules_b)))
     counters = list(dict.fromkeys(counter_names(rules_a) + counter_names(rules_b)))
-    with _records(out, columns(parts, players, counters, ["side", "label"])) as writer, \
+    with _records(out, columns(parts, players, counters, ["side", "label"], course)) as writer, \
             _progress(2 * games, "comparing", not as_json) as update:
         result = compare(*tables, games, seed, runner, update, on_row=writer.write if writer else None)
     summary = result.summary

@@ -134,3 +134,18 @@ def test_course_out_mistakes(args, message, tmp_path):
     code, out, err = cli("simulate", SCRIPTED, "--games", "1", *[str(tmp_path / a) if a.endswith(("csv", "txt"))
                                                                 else a for a in args])
     assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_compare_shows_the_course_as_exploratory_statistics():
+    from interpreter.analysis.compare import compare
+    from interpreter.analysis.simulation import Table
+    rules = load(SCRIPTED)
+    a = Table(rules, 2, ["first", "first"], {}, course=1)
+    b = Table(rules, 2, ["first", "random"], {}, course=1)
+    diffs = {d["key"]: d for d in compare(a, b, 30).summary["differences"]}
+    course = {k: d for k, d in diffs.items() if k.startswith("course_")}
+    assert {"course_lead_changes", "course_branching", "course_forced", "course_uncertainty"} <= set(course)
+    assert not any(d["headline"] or d["flagged"] for d in course.values())
+    # with 'first' at both seats every game is the script's; P2 at random waits half the time
+    assert course["course_branching"]["same"] and course["course_lead_changes"]["a"] == 3
+    assert course["course_lead_changes"]["b"] < 3
