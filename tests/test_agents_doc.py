@@ -43,3 +43,34 @@ def test_the_tournament_json_has_the_keys_the_doc_lists(capsys, monkeypatch):
     s = json.loads(out)
     found = set(s) | set(s["agents"]["random"]) | set(s["seats"]["P1"]) | set(s["pairwise"][0])
     assert listed - {"P1"} == found   # the seats ("P1", "P2") are named by example
+
+
+def test_the_worked_agent_plays_from_python_as_it_is(tmp_path, monkeypatch):
+    # an instance of the documented class goes straight into agents.play (it failed with a TypeError there)
+    from interpreter import Game, load
+    from interpreter.agents import RandomAgent, play
+    from interpreter.errors import GameError
+    import importlib
+    user_module(tmp_path, monkeypatch, "my_agents_py", block_after("## Your own agent", "python"))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("my_agents_py")
+    game = Game.new(load("cubirds"), 2, seed=1)
+    result = play(game, [module.Keen(seed=1), RandomAgent(2)])
+    assert result["winners"] and game.is_over
+
+    class Broken:
+        def choose(self, view, options):
+            raise KeyError("oops")
+    fresh = Game.new(load("cubirds"), 2, seed=1)
+    try:
+        play(fresh, [Broken(), RandomAgent(2)])
+    except GameError as exc:
+        assert "agent 'Broken' failed: KeyError: 'oops'" in str(exc)
+    else:
+        raise AssertionError("a failing agent of one's own should stop the game with a GameError")
+    try:
+        play(Game.new(load("cubirds"), 2, seed=1), [object(), RandomAgent(2)])
+    except GameError as exc:
+        assert "is not an agent: it has no choose(view, options) method" in str(exc)
+    else:
+        raise AssertionError("an object without choose should be refused")

@@ -125,8 +125,49 @@ class Agent:
         return None
 
 
+def failure(exc: BaseException) -> str:
+    """An exception from a user's code as one line: its kind, message and where it was raised."""
+    import traceback
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = ""
+    if isinstance(exc, SyntaxError) and exc.filename:
+        where = f" ({exc.filename}:{exc.lineno})"
+    elif frames:
+        where = f" ({frames[-1].filename}:{frames[-1].lineno})"
+    message = exc.msg if isinstance(exc, SyntaxError) else str(exc)
+    return f"{type(exc).__name__}: {message}{where}"
+
+
+class ViewAgent(Agent):
+    """An object of one's own behind the agents' protocol (docs/agents.md, "Your own agent"): its
+    `choose(view, options)` gets the player's view (as Game.view) and the option labels, nothing else,
+    and returns an option's index; an exception it raises stops the game with a message naming it."""
+
+    def __init__(self, inner, name: str | None = None):
+        self.inner = inner
+        self.name = name or type(inner).__name__
+
+    def choose(self, request: Request) -> int:
+        try:
+            return self.inner.choose(request.view, list(request.options))
+        except Exception as exc:
+            raise GameError(f"agent '{self.name}' failed: {failure(exc)}", "agent") from None
+
+
+def adopt(agent) -> Agent:
+    """An agent as `play` drives it: a built-in (or any Agent) as it is; any other object with a
+    `choose` method is taken to follow the view protocol of one's own agents."""
+    if isinstance(agent, Agent):
+        return agent
+    if not callable(getattr(agent, "choose", None)):
+        raise GameError(f"{agent!r} is not an agent: it has no choose(view, options) method", "agent")
+    return ViewAgent(agent)
+
+
 def play(game, agents) -> dict:
-    """Drive a game to its end with one agent per seat; return its result."""
+    """Drive a game to its end with one agent per seat; return its result. An agent is a built-in one
+    (`make_agent`) or an object of one's own with `choose(view, options)`."""
+    agents = [adopt(a) for a in agents]
     while game.state.result is None:
         player = game.state.pending[1]
         agent = agents[player]

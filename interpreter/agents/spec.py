@@ -6,13 +6,12 @@ import importlib
 import inspect
 import os
 import sys
-import traceback
 from dataclasses import dataclass
 
 import yaml
 
 from ..errors import GameError, did_you_mean
-from .base import Agent, Request
+from .base import Agent, ViewAgent, failure
 from .greedy import GreedyAgent
 from .human import HumanAgent
 from .mcts import MctsAgent
@@ -150,9 +149,9 @@ def load_class(name: str):
         if exc.name and module_name.startswith(exc.name):
             raise AgentSpecError(f"cannot find the module '{module_name}' of agent '{name}' (in the current "
                                  "folder or the Python path)") from None
-        raise AgentSpecError(f"importing '{module_name}' for agent '{name}' failed: {_what(exc)}") from None
+        raise AgentSpecError(f"importing '{module_name}' for agent '{name}' failed: {failure(exc)}") from None
     except Exception as exc:   # the user's module may raise anything while it loads
-        raise AgentSpecError(f"importing '{module_name}' for agent '{name}' failed: {_what(exc)}") from None
+        raise AgentSpecError(f"importing '{module_name}' for agent '{name}' failed: {failure(exc)}") from None
     cls = getattr(module, class_name, None)
     if cls is None:
         names = [n for n in vars(module) if not n.startswith("_")]
@@ -163,21 +162,9 @@ def load_class(name: str):
     return cls
 
 
-def _what(exc: BaseException) -> str:
-    """An exception from a user's code as one line: its kind, message and where it was raised."""
-    frames = traceback.extract_tb(exc.__traceback__)
-    where = ""
-    if isinstance(exc, SyntaxError) and exc.filename:
-        where = f" ({exc.filename}:{exc.lineno})"
-    elif frames:
-        where = f" ({frames[-1].filename}:{frames[-1].lineno})"
-    message = exc.msg if isinstance(exc, SyntaxError) else str(exc)
-    return f"{type(exc).__name__}: {message}{where}"
-
-
-class UserAgent(Agent):
-    """A user's class behind the protocol: `choose(view, options)` gets the player's view (as
-    Game.view) and the option labels, nothing else, and returns an option's index."""
+class UserAgent(ViewAgent):
+    """A user's class named in --agents (`module:Class:key=value`), made with its settings and put
+    behind the view protocol."""
 
     def __init__(self, cls, seed: int, options: dict, text: str):
         self.name = text
@@ -195,10 +182,4 @@ class UserAgent(Agent):
         try:
             self.inner = cls(**kwargs)
         except Exception as exc:
-            raise AgentSpecError(f"agent '{text}' could not be created: {_what(exc)}") from None
-
-    def choose(self, request: Request) -> int:
-        try:
-            return self.inner.choose(request.view, list(request.options))
-        except Exception as exc:
-            raise GameError(f"agent '{self.name}' failed: {_what(exc)}", "agent") from None
+            raise AgentSpecError(f"agent '{text}' could not be created: {failure(exc)}") from None
