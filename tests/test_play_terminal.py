@@ -147,3 +147,11 @@ def test_undo_any_number_of_times_and_after_a_resume(tmp_path):
     r2 = play(["--resume", str(save)], first + ["undo", "1", "1", "1", "quit", "no"])
     assert r2.exit_code == 0 and r2.exception is None, r2.output
     assert "undone: your last choice" in r2.output and "left without saving" in r2.output
+
+
+def test_a_trade_that_came_too_late_is_told():
+    # P1 takes P3's offer of 2 while P3 changes it to 3 at the same moment: the story says why nothing happened
+    answers = "1 2 1 1 1 1 1 2 2 1 1 2 1 1 quit no".split()
+    r = play(["pit", "--players", "4", "--seed", "4255753413"], answers)
+    assert r.exit_code == 0, r.output
+    assert "P1 was too late for P3's offer of 2: it had changed" in r.output
