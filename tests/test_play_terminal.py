@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from click.testing import CliRunner
 
 import cli
@@ -155,3 +157,28 @@ def test_a_trade_that_came_too_late_is_told():
     r = play(["pit", "--players", "4", "--seed", "4255753413"], answers)
     assert r.exit_code == 0, r.output
     assert "P1 was too late for P3's offer of 2: it had changed" in r.output
+
+
+def test_the_end_screen_tells_you_your_result():
+    r = play(["forehead-poker", "--players", "2", "--agents", "human,random", "--seed", "3"], ["1"] * 400)
+    assert r.exit_code == 0, r.output
+    assert " P2 wins. You finished 2nd of 2." in r.output and " Winner: P2" not in r.output
+    assert "\n you               0           0           0" in r.output
+
+
+@pytest.mark.parametrize("winners,you,want", [
+    (["P1"], "P1", " You win!"),
+    (["P1", "P3"], "P1", " You share the win with P3 (Cy)."),
+    (["P3"], "P2", " P3 (Cy) wins. You finished 3rd of 3."),
+    ([], "P2", " Nobody wins (a draw). You finished 1st of 3."),
+    (["P3"], None, " Winner: P3 (Cy)"),
+])
+def test_the_result_is_told_to_whoever_reads_it(winners, you, want):
+    from interpreter.present.screen import result_lines
+    r = {"turns": 9, "rounds": 1, "reason": "the end", "winners": winners, "parts": ["points"],
+         "scores": [{"points": 5, "total": 5}, {"points": 1, "total": 1}, {"points": 9, "total": 9}]}
+    if not winners:
+        r["scores"] = [{"points": 0, "total": 0}] * 3
+    lines = [text for _, text in result_lines(r, you, {"P1": "P1", "P2": "Bea", "P3": "Cy"})]
+    assert lines[1] == want
+    assert lines[3].startswith(" you " if you == "P1" else " P1 ")

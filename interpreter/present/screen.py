@@ -87,7 +87,8 @@ def screen_lines(b: dict, story_lines: int = STORY_ON_SCREEN, width: int = 100) 
         out.append(("dim", " Last: " + lines[0]))
         out += [("dim", "       " + line) for line in lines[1:]]
     if b.get("result"):
-        out += result_lines(b["result"])
+        you = next((s["seat"] for s in seats if s["you"]), None)
+        out += result_lines(b["result"], you, {s["seat"]: s["name"] for s in seats})
     return out
 
 
@@ -97,18 +98,47 @@ def own_line(z: dict) -> bool:
                                           for m in z["members"])
 
 
-def result_lines(r: dict) -> list[tuple[str, str]]:
+def result_lines(r: dict, you: str | None = None, names: dict | None = None) -> list[tuple[str, str]]:
+    """The end of the game: how it ended, who won (told to `you`, the seat of the person watching, as
+    their result: "You win!"), and the scores, players by their names."""
+    names = names or {}
+
+    def who(seat: str) -> str:
+        name = names.get(seat)
+        return seat + (f" ({name})" if name and name != seat else "")
+
     out = [("bold", f" Game over after {r['turns']} turns ({r['rounds']} round{'s' if r['rounds'] != 1 else ''}): "
-                    f"{r['reason']}."),
-           ("bold green", " Winner" + ("s: " if len(r["winners"]) > 1 else ": ")
-            + (", ".join(r["winners"]) or "nobody (a draw)"))]
+                    f"{r['reason']}.")]
+    winners = r["winners"]
+    others = [who(w) for w in winners if w != you]
+    if you is not None and you in winners:
+        out.append(("bold green", " You win!" if not others else f" You share the win with {', '.join(others)}."))
+    elif you is not None:
+        place = ""
+        totals = [row.get("total") for row in r["scores"]]
+        mine = totals[int(you[1:]) - 1] if you[1:].isdigit() and r["scores"] else None
+        if isinstance(mine, (int, float)) and len(totals) > 1:
+            rank = 1 + sum(1 for t in totals if isinstance(t, (int, float)) and t > mine)
+            place = f" You finished {_ordinal(rank)} of {len(totals)}."
+        won = ", ".join(others)
+        out.append(("bold", (f" {won} win{'s' if len(others) == 1 else ''}." if others else " Nobody wins (a draw).")
+                    + place))
+    else:
+        out.append(("bold green", " Winner" + ("s: " if len(winners) > 1 else ": ")
+                    + (", ".join(who(w) for w in winners) or "nobody (a draw)")))
     parts = r["parts"]
     if parts:
         cols = parts + (["total"] if len(parts) > 1 else [])
-        out.append(("", " player  " + "  ".join(f"{c:>10}" for c in cols)))
-        for i, row in enumerate(r["scores"]):
-            out.append(("", f" P{i + 1:<6} " + "  ".join(f"{row[c]!s:>10}" for c in cols)))
+        rows = [("you" if f"P{i + 1}" == you else who(f"P{i + 1}")) for i in range(len(r["scores"]))]
+        width = max(8, *(len(x) for x in rows))
+        out.append(("", f" {'player':<{width}} " + "  ".join(f"{c:>10}" for c in cols)))
+        for label, row in zip(rows, r["scores"]):
+            out.append(("", f" {label:<{width}} " + "  ".join(f"{row[c]!s:>10}" for c in cols)))
     return out
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 class Screen:

@@ -167,7 +167,8 @@ class Session:
             self.draw(b)
         else:
             self.screen.line("")
-            for style, text in result_lines(b["result"]):
+            names = {f"P{i + 1}": name for i, name in enumerate(b["names"])}
+            for style, text in result_lines(b["result"], None, names):
                 self.screen.line(text, style)
 
     def offer_save(self) -> None:
