@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import signal
 import sys
@@ -868,23 +869,34 @@ def new_variant(base, file, force):
     # a bundled base is named by its name; a file by its path relative to the new file
     base_ref = base if not Path(base).suffix else os.path.relpath(Path(base).resolve(), target.resolve().parent)
     try:
-        target.write_text(variant_template(rules, base_ref, name, _schema_ref(target)), encoding="utf-8")
+        schema_ref, copied = _schema_ref(target)
+        target.write_text(variant_template(rules, base_ref, name, schema_ref), encoding="utf-8")
     except OSError as exc:
         raise click.ClickException(f"cannot write {file}: {exc.strerror}")
     echo(f"wrote {file}: a variant of {rules.title}; check it with 'rulebook validate {file}'")
+    if copied:
+        echo(f"wrote {copied}: the ruleset schema, so that editors check {target.name} as you type")
 
 
-def _schema_ref(target: Path) -> str:
-    """The installed schema as seen from `target`'s folder: a relative path when both are in one
-    project, else an absolute one (editors resolve either from the file's own folder)."""
+def _schema_ref(target: Path) -> tuple[str, Path | None]:
+    """The schema as `target`'s first line names it, and the file written for it (None: none written).
+
+    Inside the project that holds the schema (a checkout of rulebook), its path relative to `target`'s
+    folder; elsewhere, a copy beside the new file (`ruleset.schema.json`, kept if it is already there),
+    named by its file name: a path into where rulebook is installed would break when it moves, and
+    differ from one machine to the next."""
     schema, folder = schema_path().resolve(), target.resolve().parent
     try:
         shared = Path(os.path.commonpath([schema, folder]))
     except ValueError:   # on another drive
-        return schema.as_uri()
-    if shared == Path(shared.anchor):
-        return schema.as_posix()
-    return Path(os.path.relpath(schema, folder)).as_posix()
+        shared = None
+    if shared is not None and shared != Path(shared.anchor) and (shared / "pyproject.toml").is_file():
+        return Path(os.path.relpath(schema, folder)).as_posix(), None
+    copy = folder / schema.name
+    if copy.is_file():
+        return schema.name, None
+    copy.write_text(schema.read_text(encoding="utf-8"), encoding="utf-8")
+    return schema.name, target.parent / schema.name
 
 
 @cli.command()
@@ -974,6 +986,30 @@ def echo(text="", **kwargs) -> None:
     names and source lines come from rulesets and players."""
     from interpreter.present.text import clean
     click.echo(clean(str(text)), **kwargs)
+
+
+def _fill_examples(group: click.Group, name: str) -> None:
+    """The --help examples name a bundled ruleset where they say NAME, so that each one runs as pasted."""
+    import re
+    pattern = re.compile(r"\bNAME\b(?![=:])")
+    for command in group.commands.values():
+        if command.help:
+            command.help = "\n".join(pattern.sub(name, line) if line.lstrip().startswith("rulebook ") else line
+                                     for line in command.help.splitlines())
+        if isinstance(command, click.Group):
+            _fill_examples(command, name)
+
+
+def _examples_ruleset() -> str | None:
+    from interpreter.bundled import bundled
+    return next(iter(bundled()), None)
+
+
+_example = _examples_ruleset()
+if _example:
+    cli.help = "\n".join(re.sub(r"\bNAME\b(?![=:])", _example, line) if line.lstrip().startswith("rulebook ")
+                         else line for line in (cli.help or "").splitlines())
+    _fill_examples(cli, _example)
 
 
 def main():

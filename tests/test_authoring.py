@@ -68,13 +68,21 @@ def test_new_variant_names_a_schema_an_editor_can_open(tmp_path):
     from interpreter.bundled import schema_path
     from interpreter.source import read_file
     target = tmp_path / "v.yaml"
-    assert CliRunner().invoke(cli, ["new", "variant", "pit", str(target)]).exit_code == 0
+    r = CliRunner().invoke(cli, ["new", "variant", "pit", str(target)])
+    assert r.exit_code == 0
     first = target.read_text().splitlines()[0]
-    assert first.startswith(MODELINE)
-    schema_file = (target.parent / first.removeprefix(MODELINE)).resolve()
-    assert schema_file == schema_path().resolve()
+    # outside rulebook's own project: a copy of the schema beside the file, named by its file name (an
+    # absolute path into the installation breaks when it moves)
+    assert first == MODELINE + "ruleset.schema.json"
+    schema_file = target.parent / "ruleset.schema.json"
+    assert schema_file.read_text() == schema_path().read_text()
+    assert f"wrote {schema_file}: the ruleset schema" in r.output
     validator = Draft202012Validator(json.loads(schema_file.read_text()))
     assert list(validator.iter_errors(read_file(target).data)) == []
+    # a second variant in the same folder uses the copy already there
+    r2 = CliRunner().invoke(cli, ["new", "variant", "pit", str(tmp_path / "w.yaml")])
+    assert r2.exit_code == 0 and "the ruleset schema" not in r2.output
+    assert (tmp_path / "w.yaml").read_text().splitlines()[0] == MODELINE + "ruleset.schema.json"
 
 
 @pytest.mark.parametrize("where, expected", [
@@ -84,13 +92,4 @@ def test_new_variant_names_a_schema_an_editor_can_open(tmp_path):
 def test_the_schema_path_is_relative_within_a_project(where, expected):
     from cli import _schema_ref
     from helpers import ROOT
-    assert _schema_ref(ROOT / where) == expected
-
-
-def test_the_schema_path_is_absolute_across_the_file_system():
-    from pathlib import Path
-    from cli import _schema_ref
-    from interpreter.bundled import schema_path
-    schema = schema_path().resolve()
-    elsewhere = Path(schema.anchor) / ("not-" + schema.parts[1]) / "v.yaml"   # shares only the root
-    assert _schema_ref(elsewhere) == schema.as_posix()
+    assert _schema_ref(ROOT / where) == (expected, None)

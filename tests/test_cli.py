@@ -265,3 +265,40 @@ def test_test_json_and_junit(tmp_path):
     code, out, err = run("test", "tests/scenarios/cubirds-big-flock-wins.yaml",
                          "--junit", str(tmp_path / "no" / "r.xml"))
     assert code == 1 and "cannot write" in err and "Traceback" not in err
+
+
+def _help_examples():
+    import cli as module
+    out = []
+
+    def walk(group, path):
+        for name, command in group.commands.items():
+            for line in (command.help or "").splitlines():
+                if line.strip().startswith("rulebook "):
+                    out.append((path + [name], line.strip()))
+            if hasattr(command, "commands"):
+                walk(command, path + [name])
+    walk(module.cli, [])
+    return out
+
+
+def test_help_examples_name_a_ruleset_that_exists():
+    # the examples said NAME, which fails when pasted; they name a bundled ruleset now
+    from interpreter.bundled import bundled
+    examples = _help_examples()
+    assert len(examples) > 20
+    for path, line in examples:
+        words = line.split()
+        assert "NAME" not in words, line
+        if words[1:1 + len(path)] != path:   # an example of another command (agents shows simulate)
+            path = [words[1]] + (["variant"] if words[1] == "new" else [])
+        rest = words[1 + len(path):]
+        if rest and not rest[0].startswith(("-", ">", "|")) and path != ["schema"]:
+            target = rest[0]
+            assert target in bundled() or target.endswith((".yaml", ".json", "/")), line
+
+
+def test_a_pasted_help_example_runs(capsys, monkeypatch):
+    line = next(line for path, line in _help_examples() if path == ["validate"] and "yaml" not in line)
+    code, out, err = run_here(line.split()[1:], capsys, monkeypatch)
+    assert code == 0, err
