@@ -353,3 +353,11 @@ def test_explain_module_names_no_game():
     source = (ROOT / "interpreter" / "explain.py").read_text().lower()
     for word in ("cubirds", "piepmatz", "pit", "flamingo", "wheat"):
         assert not re.search(rf"\b{word}\b", source), word
+
+
+def test_no_ruleset_cites_a_path_of_this_repository():
+    # explain shows a ruleset's sources to its readers: a path into rulebook's own files means nothing to them
+    from interpreter.bundled import bundled
+    for name in bundled():
+        for source in load(name).sources:
+            assert "shared/" not in source and "seeds/" not in source, (name, source)
