@@ -131,6 +131,10 @@ def test_a_pit_hand_with_two_people_in_two_pages(server, pages):
     one, two = pages(table["seats"][0]["url"]), pages(table["seats"][1]["url"])
     for page in (one, two):
         wait(lambda: page.find_elements(By.CSS_SELECTOR, "#decision button.option"))
+        # the market step is everyone's at once: the header says so and every seat is outlined, not one
+        status = page.find_element(By.ID, "status").text
+        assert "everyone chooses at once" in status and "to play" not in status
+        assert len(page.find_elements(By.CSS_SELECTOR, ".seat.turn")) == 4
     game = app.state.hub.get(table["table"]).game
     rules = game.rs
     from helpers import may_see_card

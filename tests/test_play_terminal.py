@@ -182,3 +182,12 @@ def test_the_result_is_told_to_whoever_reads_it(winners, you, want):
     lines = [text for _, text in result_lines(r, you, {"P1": "P1", "P2": "Bea", "P3": "Cy"})]
     assert lines[1] == want
     assert lines[3].startswith(" you " if you == "P1" else " P1 ")
+
+
+def test_a_simultaneous_step_marks_everyone_who_chooses():
+    r = play(["pit", "--players", "4", "--seed", "4255753413"], ["quit", "no"])
+    out = r.output
+    assert " · you are P1 · all choose at once" in out
+    assert all(f" {who:<8} ◀" in out for who in ("you", "P2", "P3", "P4"))
+    one = play(["cubirds", "--seed", "3", "--agents", "human,random"], ["quit", "no"]).output
+    assert "all choose at once" not in one and one.count("◀") == 1

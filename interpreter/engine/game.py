@@ -220,6 +220,17 @@ class Game:
                                     tuple(node.label(self, g, p, o) for o in options), d.asked_at))
         return out
 
+    def choosers(self) -> list[int]:
+        """Who chooses in the pending decision: its player alone, or, in a simultaneous decision, every
+        player it asks (those who have chosen already too), in the order they are asked; [] at the end."""
+        g = self.state
+        if g.pending is None:
+            return []
+        top = g.stack[-1] if g.stack else None
+        if top is None or top[0] != () or top[3] != g.pending[0] or "queue" not in top[4]:
+            return [g.pending[1]]
+        return [p for p, _ in top[4]["queue"]]
+
     def _asked_at(self) -> int:
         """The number of choices made when the pending decision was asked (a simultaneous one: when it opened)."""
         g = self.state

@@ -66,6 +66,9 @@ def board(game, seat: int | None, names=None, story_from: int = 0) -> dict:
     out["story"] = lines[-STORY_LINES:]
     out["decision"] = _decision(game, seat, words)
     out["waiting_for"] = sorted({seat_name(d.player) for d in game.decisions()})
+    # a simultaneous decision: everyone it asks is choosing, not the one whose answer is read next
+    choosers = game.choosers()
+    out["together"] = [seat_name(p) for p in choosers] if len(choosers) > 1 else None
     if g.result is not None:
         out["result"] = _result(game, g.result, words)
     return out

@@ -34,6 +34,8 @@ def screen_lines(b: dict, story_lines: int = STORY_ON_SCREEN, width: int = 100) 
     piles = " · ".join(f"{p['label']} {p['count'] if p['count'] is not None else '?'}" for p in b["piles"])
     vars_ = " · ".join(f"{v['name']} {v['value']}" for v in b["vars"])
     head = f"{b['title']} · round {b['round']} · turn {b['turn']}{who}"
+    if b.get("together") and not b.get("result"):
+        head += " · all choose at once"
     tail = " · ".join(x for x in (piles, vars_) if x)
     gap = max(2, width - len(head) - len(tail))
     out.append(("bold", head + " " * gap + tail if tail else head))
@@ -78,8 +80,10 @@ def screen_lines(b: dict, story_lines: int = STORY_ON_SCREEN, width: int = 100) 
                     bits.append(f"{label} ({m['count']}): {cards_text(m)}")
         bits += [f"{v['name']} {v['value']}" for v in s["vars"]]
         bits += [f"{k} {v}" for k, v in s["scores"].items()]
-        style = "green" if s["you"] else ("yellow" if b["current"] == s["seat"] else "")
-        turn = " ◀" if b["current"] == s["seat"] and not b.get("result") else ""
+        # whose move it is: the current player, or everyone a simultaneous decision asks
+        now = s["seat"] in b["together"] if b.get("together") else b["current"] == s["seat"]
+        style = "green" if s["you"] else ("yellow" if now else "")
+        turn = " ◀" if now and not b.get("result") else ""
         for line in wrapped(f" {name:<8}{turn:<2} ", bits, width):
             out.append((style, line))
     lines = b["story"][-story_lines:] if story_lines else []

@@ -66,7 +66,9 @@ function drawSeats(b) {
   box.innerHTML = "";
   const seats = [...b.seats].sort((x, y) => (y.you ? 1 : 0) - (x.you ? 1 : 0));
   for (const s of seats) {
-    const sec = el("div", "panel seat" + (s.you ? " you" : "") + (b.current === s.seat && !b.result ? " turn" : ""));
+    // whose move it is: the current player, or everyone a simultaneous decision asks
+    const now = b.together ? b.together.includes(s.seat) : b.current === s.seat;
+    const sec = el("div", "panel seat" + (s.you ? " you" : "") + (now && !b.result ? " turn" : ""));
     sec.dataset.seat = s.seat;
     const head = el("h2", "", (s.you ? "You, " : "") + s.seat + (s.name !== s.seat ? ` (${s.name})` : ""));
     const facts = [...s.vars.map((v) => `${v.name} ${v.value}`),
@@ -171,7 +173,8 @@ function draw(b) {
   document.title = `${b.title} — ${b.seat || "watching"}`;
   $("title").textContent = b.title;
   $("status").textContent = `round ${b.round} · turn ${b.turn} · ` +
-    (b.seat ? `you are ${b.seat}` : "watching") + (b.result ? "" : ` · ${b.current} to play`);
+    (b.seat ? `you are ${b.seat}` : "watching") +
+    (b.result ? "" : b.together ? " · everyone chooses at once" : ` · ${b.current} to play`);
   $("piles").textContent = [...b.piles.map((p) => `${p.label} ${p.count ?? "?"}`),
                             ...b.vars.map((v) => `${v.name} ${v.value}`)].join(" · ");
   drawZones(b);
