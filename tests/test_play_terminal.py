@@ -32,8 +32,8 @@ def test_a_long_list_is_chosen_in_steps_and_the_screen_shows_the_board():
     assert "left without saving" in out
 
 
-def test_typing_filters_the_options_and_help_lists_them_all():
-    r = play(["cubirds", "--seed", "3", "--agents", "human,random"], ["help", "magpie", "quit", "no"])
+def test_typing_filters_the_options_and_all_lists_them_all():
+    r = play(["cubirds", "--seed", "3", "--agents", "human,random"], ["help", "all", "magpie", "quit", "no"])
     out = r.output
     assert "CuBirds: Lay all your birds of one species" in out
     assert "  · lay: Lay every bird of one species" in out
@@ -191,3 +191,19 @@ def test_a_simultaneous_step_marks_everyone_who_chooses():
     assert all(f" {who:<8} ◀" in out for who in ("you", "P2", "P3", "P4"))
     one = play(["cubirds", "--seed", "3", "--agents", "human,random"], ["quit", "no"]).output
     assert "all choose at once" not in one and one.count("◀") == 1
+
+
+def test_help_keeps_the_stepped_menu_and_back_leaves_the_full_list():
+    r = play(["cubirds", "--seed", "3", "--agents", "human,random"], ["1", "help", "all", "back", "quit", "no"])
+    out = r.output
+    assert r.exit_code == 0, out
+    after_help = out.split("The whole rules: rulebook explain cubirds")[1]
+    # help: the rules and the commands, then the same step again (lay 3 owl chosen), not 40 options
+    assert after_help.split("Your options now")[0].count(" lay birds — lay 3 owl — which?") == 1
+    # 'all' lists the 40, 'back' returns to the steps
+    assert "  40. lay 1 parrot in row 4 on the right" in after_help
+    assert after_help.split("  40. lay 1 parrot")[1].count(" lay birds — which?") == 1
+    # every help line fits the screen (the rules line was cut at 100 columns)
+    help_text = out.split("> ")[2].split(" lay birds")[0]
+    assert all(len(line) <= 100 for line in help_text.splitlines())
+    assert "First to 7 species, or to 2 species of 3 birds, wins." in " ".join(help_text.split())

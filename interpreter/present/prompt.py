@@ -2,9 +2,12 @@
 
 A short list is shown whole and numbered. A long one is chosen in steps, part by part (see
 present/steps.py), and typing text filters the options. `help` (or `?`) shows a summary of the rules
-and every legal option, `back` goes one step back, `quit` and `undo` are returned to the caller.
+and the commands and leaves the menu where it was, `all` lists every legal option, `back` goes one
+step back (from that list, to the steps), `quit` and `undo` are returned to the caller.
 """
 from __future__ import annotations
+
+import textwrap
 
 from .steps import next_step, narrow
 
@@ -47,6 +50,7 @@ class Prompt:
         parts = [o["parts"] for o in options]
         chosen: list[str] = []
         shown: list[int] | None = None     # options listed whole (a short list, or a filter's matches)
+        listing = False                    # shown is every option, asked for with 'all'
         extra = "help · quit" + (" · undo" if self.undo else "")
         while True:
             left = narrow(parts, chosen)
@@ -60,7 +64,7 @@ class Prompt:
             else:
                 items = next_step(parts, chosen)
                 title = decision["prompt"] + (" — " + " ".join(chosen) if chosen else "") + " — which?"
-            self.say(f" {title}   ({extra}{' · back' if chosen or (shown is not None and shown != left) else ''})")
+            self.say(f" {title}   ({extra}{' · back' if chosen or listing or (shown is not None and shown != left) else ''})")
             for line in layout(items, self.width):
                 self.say(line)
             try:
@@ -79,17 +83,29 @@ class Prompt:
                     continue
                 return COMMANDS[low]
             if low in ("help", "?", "h"):
+                # the rules and the commands, wrapped to the screen; the menu stays where it was
                 for line in self.help_lines():
-                    self.say(line)
+                    for part in textwrap.wrap(line, self.width, subsequent_indent="    ") or [""]:
+                        self.say(part)
+                hint = (" Type a number, or part of an option to narrow the list; 'all' lists every option, "
+                        "'back' goes one step back" + (", 'undo' takes back your last move" if self.undo else "")
+                        + ", 'quit' leaves.")
+                for part in textwrap.wrap(hint, self.width, subsequent_indent=" "):
+                    self.say(part)
+                continue
+            if low in ("all", "options"):
                 self.say(" Your options now:")
                 for i, label in enumerate(labels, 1):
                     self.say(f"  {i:>2}. {label}")
-                self.say(" Type a number, or part of an option to narrow the list.")
+                self.say(" Type a number from this list, or part of an option; 'back' returns to the steps.")
                 shown = list(range(len(labels)))
                 chosen = []
+                listing = True
                 continue
             if low in ("back", "b"):
-                if shown is not None and shown != left and len(options) > SHORT:
+                if listing:   # from the list of every option, back to the steps
+                    listing, shown = False, None
+                elif shown is not None and shown != left and len(options) > SHORT:
                     shown = None
                 elif chosen:
                     chosen.pop()
