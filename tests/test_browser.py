@@ -120,8 +120,23 @@ def test_a_whole_cubirds_game_against_bots(server, pages):
             assert version(page) != before or page.find_element(By.ID, "result").is_displayed()
         assert clicks < 2000
     result = page.find_element(By.ID, "result").text
-    assert "Game over" in result and "Winner" in result
+    winners = server[1].state.hub.get(table["table"]).game.result["winners"]
+    # told to the person as their result, not as "Winner: P1"
+    assert "Game over" in result and ("You win!" if winners == [0] else "P2 wins.") in result
+    assert "Winner" not in result and "\nyou " in result
+    assert page.find_element(By.CSS_SELECTOR, "#result a.lobby-link").get_attribute("href").endswith("/")
+    # the box closes, to look at the board, and comes back
+    page.find_element(By.CSS_SELECTOR, "#result button.close").click()
+    wait(lambda: not page.find_element(By.ID, "result").is_displayed())
+    page.find_element(By.ID, "show-result").click()
+    wait(lambda: page.find_element(By.ID, "result").is_displayed())
     assert page.find_elements(By.CSS_SELECTOR, "#story li")
+    # every kind of bird its own colour (a hash of the word gave two kinds one colour)
+    hues = page.execute_script("""const seen = {};
+        document.querySelectorAll('.card').forEach((t) => {
+          seen[t.dataset.card.split(' ')[0]] = t.style.getPropertyValue('--h'); });
+        return seen;""")
+    assert len(hues) >= 3 and len(set(hues.values())) == len(hues)
 
 
 def test_a_pit_hand_with_two_people_in_two_pages(server, pages):

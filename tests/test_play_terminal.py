@@ -207,3 +207,14 @@ def test_help_keeps_the_stepped_menu_and_back_leaves_the_full_list():
     help_text = out.split("> ")[2].split(" lay birds")[0]
     assert all(len(line) <= 100 for line in help_text.splitlines())
     assert "First to 7 species, or to 2 species of 3 birds, wins." in " ".join(help_text.split())
+
+
+def test_every_kind_of_card_has_a_colour_of_its_own():
+    from interpreter.bundled import bundled
+    from interpreter.present.board import palette
+    for name in bundled():
+        hues = palette(load(name))
+        assert len(set(hues.values())) == len(hues), name
+    # the two pairs that shared a colour by the hash of their names
+    birds = palette(load("cubirds"))
+    assert birds["duck"] != birds["reed"] and birds["robin"] != birds["owl"]

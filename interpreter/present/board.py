@@ -65,6 +65,7 @@ def board(game, seat: int | None, names=None, story_from: int = 0) -> dict:
     lines = story(game, seat, story_from)
     out["story"] = lines[-STORY_LINES:]
     out["decision"] = _decision(game, seat, words)
+    out["palette"] = palette(rs)
     out["waiting_for"] = sorted({seat_name(d.player) for d in game.decisions()})
     # a simultaneous decision: everyone it asks is choosing, not the one whose answer is read next
     choosers = game.choosers()
@@ -72,6 +73,15 @@ def board(game, seat: int | None, names=None, story_from: int = 0) -> dict:
     if g.result is not None:
         out["result"] = _result(game, g.result, words)
     return out
+
+
+def palette(rs) -> dict:
+    """A hue (0-359) for each kind of card, its label's first word: the ruleset's kinds in order, spread
+    evenly round the colour wheel, so that no two kinds share a colour (a hash of the word made two
+    kinds alike). It names the ruleset's kinds, all of them, whatever is in play."""
+    words = rs.display.words   # as the labels are shown ('reed warbler'), whose first word the page reads
+    kinds = sorted({words(str(label)).split(" ")[0].split("[")[0] for label in rs.card_labels if label})
+    return {kind: round(i * 360 / len(kinds)) % 360 for i, kind in enumerate(kinds)}
 
 
 def _members(game, zd, z, value) -> list[dict]:

@@ -14,8 +14,9 @@ function el(tag, cls, text) {
   return e;
 }
 
-function hue(label) {            // the same colour for the same kind of card
+function hue(label) {            // the same colour for the same kind of card, another for every other kind
   const word = String(label).split(/[ \[]/)[0];
+  if (board && board.palette && word in board.palette) return board.palette[word];
   let h = 0;
   for (const ch of word) h = (h * 31 + ch.charCodeAt(0)) % 360;
   return h;
@@ -143,15 +144,31 @@ function drawDecision(b) {
   }
 }
 
+let resultClosed = false;
+$("show-result").onclick = () => { resultClosed = false; drawResult(board); };
+
+function named(b, seat) {        // "P2 (Bea)": a seat with the name typed for it
+  const name = b.names[Number(seat.slice(1)) - 1];
+  return name && name !== seat ? `${seat} (${name})` : seat;
+}
+
 function drawResult(b) {
   const box = $("result");
-  if (!b.result) { box.hidden = true; return; }
+  if (!b.result) { box.hidden = true; $("show-result").hidden = true; return; }
   const r = b.result;
   box.innerHTML = "";
+  const close = el("button", "close", "×");
+  close.title = "Close: look at the board";
+  close.onclick = () => { resultClosed = true; box.hidden = true; $("show-result").hidden = false; };
+  box.appendChild(close);
   box.appendChild(el("h2", "", "Game over"));
   box.appendChild(el("p", "", `${r.reason} — after ${r.turns} turns.`));
-  box.appendChild(el("p", "winners", "Winner" + (r.winners.length > 1 ? "s: " : ": ") +
-                                     (r.winners.join(", ") || "nobody (a draw)")));
+  const others = r.winners.filter((w) => w !== b.seat).map((w) => named(b, w));
+  let said;
+  if (b.seat && r.winners.includes(b.seat)) said = others.length ? `You share the win with ${others.join(", ")}.` : "You win!";
+  else if (r.winners.length) said = `${others.join(", ")} win${others.length > 1 ? "" : "s"}.`;
+  else said = "Nobody wins (a draw).";
+  box.appendChild(el("p", "winners", said));
   const t = el("table");
   const cols = r.parts.concat(r.parts.length > 1 ? ["total"] : []);
   const head = el("tr");
@@ -159,12 +176,17 @@ function drawResult(b) {
   t.appendChild(head);
   r.scores.forEach((row, i) => {
     const tr = el("tr");
-    tr.appendChild(el("td", "", "P" + (i + 1)));
+    const seat = "P" + (i + 1);
+    tr.appendChild(el("td", "", seat === b.seat ? "you" : named(b, seat)));
     cols.forEach((c) => tr.appendChild(el("td", "", String(row[c]))));
     t.appendChild(tr);
   });
   box.appendChild(t);
-  box.hidden = false;
+  const lobby = el("a", "lobby-link", "Back to the lobby: a new game");
+  lobby.href = "/";
+  box.appendChild(el("p")).appendChild(lobby);
+  box.hidden = resultClosed;
+  $("show-result").hidden = !resultClosed;
 }
 
 function draw(b) {
