@@ -11,7 +11,7 @@ from ..expr.parser import ExprError, parse
 from .context import Abort
 
 DISPLAY_KEYS = ("names", "zones", "variables", "scores")
-ZONE_DISPLAY_KEYS = ("label", "show", "group", "note", "narrate")
+ZONE_DISPLAY_KEYS = ("label", "show", "group", "note", "narrate", "members")
 SHOW_WORDS = ("cards", "count")
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -29,6 +29,8 @@ class ZoneDisplay:
     # false: a player moving cards between this zone and their own other zones is not told in the story
     # (staging that the ruleset's own log lines tell, such as an offer laid out and taken back)
     narrate: bool = True
+    # a family: how many of its zones are shown, the first ones (a number, or a parameter's name); None: all
+    members: int | str | None = None
 
 
 @dataclass
@@ -71,7 +73,7 @@ def compile_display(ctx, data: dict, zones: dict, var_specs: dict, score_parts: 
             _guard(ctx.unknown, ("display", k), "display field", k, DISPLAY_KEYS, "unknown-field", True)
     out.names = _default_names(zones, card_attrs)
     out.names.update(_names(ctx, spec.get("names")))
-    out.zones = _zones(ctx, spec.get("zones"), zones, cards, card_attrs)
+    out.zones = _zones(ctx, spec.get("zones"), zones, cards, card_attrs, data.get("parameters") or {})
     out.variables = _list(ctx, "variables", spec.get("variables"), var_specs, "variable",
                           [n for n, v in var_specs.items() if v.visible != "nobody" and not v.counter])
     parts = [name for name, _ in score_parts]
@@ -113,7 +115,7 @@ def _names(ctx, spec) -> dict:
     return out
 
 
-def _zones(ctx, spec, zones: dict, cards: list, card_attrs: dict) -> list:
+def _zones(ctx, spec, zones: dict, cards: list, card_attrs: dict, params: dict) -> list:
     """The zones drawn: those listed, in their order; without a list, every zone someone may see."""
     if spec is None:
         return [_default_zone(z, card_attrs) for z in zones.values()
@@ -135,6 +137,7 @@ def _zones(ctx, spec, zones: dict, cards: list, card_attrs: dict) -> list:
             continue
         try:
             _zone_fields(ctx, path, zspec, zd, cards, card_attrs)
+            _members_field(ctx, path, zspec, zd, zones[name], params)
         except Abort:
             continue
         out.append(zd)
@@ -190,6 +193,26 @@ def _zone_fields(ctx, path, zspec, zd, cards, card_attrs):
                 ctx.error(path + ("note",), "a note reads the card's attributes and the ruleset's fixed values "
                           "only, not what changes in a game (me, current, turn, zones, variables)", "note")
                 break
+
+
+def _members_field(ctx, path, zspec, zd, zone, params: dict) -> None:
+    """`members`: a family drawn with its first N zones only (N a number, or a parameter, which may be a
+    table by player count): the perches a smaller game does not use are not drawn."""
+    if "members" not in zspec:
+        return
+    value = zspec["members"]
+    if not zone.is_family:
+        ctx.fail(path + ("members",), "members is for a family of zones (count: or keys:): how many of them "
+                 "are shown", "bad-value")
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        zd.members = value
+    elif isinstance(value, str) and value in params:
+        zd.members = value
+    elif isinstance(value, str):
+        ctx.unknown(path + ("members",), "parameter", value, params, "unknown-name")
+    else:
+        ctx.fail(path + ("members",), "expected a whole number, or the name of a parameter that gives it: how "
+                 "many of the family's zones are shown, the first ones", "type")
 
 
 def _list(ctx, key, spec, known, what, default) -> list:

@@ -60,7 +60,7 @@ def board(game, seat: int | None, names=None, story_from: int = 0) -> dict:
                 row["vars"].append({"name": words(k.replace("_", " ")), "value": _value(words, table[name])})
         out["seats"].append(row)
     for k, v in named["vars"].items():
-        if k in shown_vars:
+        if k in shown_vars and v is not None:   # a shown variable that holds nothing (none) is not drawn
             out["vars"].append({"name": words(k.replace("_", " ")), "value": _value(words, v)})
     lines = story(game, seat, story_from)
     out["story"] = lines[-STORY_LINES:]
@@ -87,7 +87,11 @@ def palette(rs) -> dict:
 def _members(game, zd, z, value) -> list[dict]:
     """A zone (or a family: one entry per member, numbered from 1 or by key) as shown entries."""
     if z.is_family:
-        items = value.items() if isinstance(value, dict) else enumerate(value, 1)
+        items = list(value.items() if isinstance(value, dict) else enumerate(value, 1))
+        if zd.members is not None:   # only the first ones: those this game uses
+            shown = zd.members if isinstance(zd.members, int) else game.state.params.get(zd.members)
+            if isinstance(shown, int) and not isinstance(shown, bool):
+                items = items[:max(0, shown)]
         return [_entry(game, zd, v, str(k) if not isinstance(k, str) else game.rs.display.words(k)) for k, v in items]
     return [_entry(game, zd, value, None)]
 

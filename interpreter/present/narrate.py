@@ -179,6 +179,8 @@ class Narrator:
         if all(type(v) is int for v in (old, new)):
             change = f" ({'+' if new > old else ''}{new - old})"
         who = "" if player < 0 else ("your " if player == self.reader else f"P{player + 1}'s ")
+        if old is None:   # a value given for the first time: what it is, not "none → it"
+            return f"{who}{label}: {self.words(fmt(new))}"
         return f"{who}{label}: {self.words(fmt(old))} → {self.words(fmt(new))}{change}"
 
     def line(self, event) -> str | None:

@@ -37,8 +37,12 @@ def screen_lines(b: dict, story_lines: int = STORY_ON_SCREEN, width: int = 100) 
     if b.get("together") and not b.get("result"):
         head += " · all choose at once"
     tail = " · ".join(x for x in (piles, vars_) if x)
-    gap = max(2, width - len(head) - len(tail))
-    out.append(("bold", head + " " * gap + tail if tail else head))
+    if tail and len(head) + 2 + len(tail) > width:   # too long for one line: the piles go on the next
+        out.append(("bold", head))
+        out.append(("", " " + tail))
+    else:
+        gap = max(2, width - len(head) - len(tail))
+        out.append(("bold", head + " " * gap + tail if tail else head))
     for z in b["zones"]:
         members = z["members"]
         if len(members) == 1 and members[0]["key"] is None:
