@@ -65,7 +65,7 @@ def board(game, seat: int | None, names=None, story_from: int = 0) -> dict:
     lines = story(game, seat, story_from)
     out["story"] = lines[-STORY_LINES:]
     out["decision"] = _decision(game, seat, words)
-    out["palette"] = palette(rs)
+    out["palette"] = _shown_palette(rs, out)
     out["waiting_for"] = sorted({seat_name(d.player) for d in game.decisions()})
     # a simultaneous decision: everyone it asks is choosing, not the one whose answer is read next
     choosers = game.choosers()
@@ -73,6 +73,17 @@ def board(game, seat: int | None, names=None, story_from: int = 0) -> dict:
     if g.result is not None:
         out["result"] = _result(game, g.result, words)
     return out
+
+
+def _shown_palette(rs, out: dict) -> dict:
+    """The hues of the kinds of card this board shows on its tiles, and of no other: which kinds the game
+    holds where the seat cannot see is not for the page to know."""
+    words = set()
+    for z in out["zones"] + [z for s in out["seats"] for z in s["zones"]]:
+        for m in z["members"]:
+            for label in (m.get("cards") or []) + [g["label"] for g in (m.get("groups") or [])]:
+                words.add(str(label).split(" ")[0].split("[")[0])
+    return {k: v for k, v in palette(rs).items() if k in words}
 
 
 def palette(rs) -> dict:
