@@ -216,7 +216,12 @@ def tune(rules, players: int, agents: list[str], varied: list[tuple[str, list]],
     course = 1 if any(t.metric in COURSE for t in targets) else 0
     rng = random.Random(seed)
     model = NTBEA([len(g) for g in grids], rng)
-    own = tuple(grids[i].index(rules.params[n]) if rules.params.get(n) in grids[i] else rng.randrange(len(grids[i]))
+    def own_value(n):   # the ruleset's value at this table (a table by player count gives this count's)
+        value = rules.params.get(n)
+        return value.get(players) if isinstance(value, dict) else value
+
+    # the search starts from the ruleset's own values (a value outside the grid: a random one of the grid)
+    own = tuple(grids[i].index(own_value(n)) if own_value(n) in grids[i] else rng.randrange(len(grids[i]))
                 for i, n in enumerate(names))
 
     def values_of(point):
@@ -257,12 +262,21 @@ def tune(rules, players: int, agents: list[str], varied: list[tuple[str, list]],
     start = seed + CONFIRM_SEED
     finalists = [(p, run(p, start, confirm_games)) for p in ranked[:FINALISTS]]
     best, best_summary = max(finalists, key=lambda f: (fitness(f[1], targets), -finalists.index(f)))
-    checked = {"best": best_summary,
-               "own": next((s for p, s in finalists if p == own), None) or run(own, start, confirm_games)}
+    # the ruleset's own values, as they are (a value outside the grid was only the search's start)
+    own_inside = all(own_value(n) in grids[i] for i, n in enumerate(names))
+    own_summary = next((s for p, s in finalists if p == own), None) if own_inside else None
+    if own_summary is None:
+        own_summary = run_simulation(rules, confirm_games, players, seats, start, dict(base), runner, progress,
+                                     course=course).summary
+        if skill:
+            step = ladder(rules, players, list(agents[:2]), confirm_games, start, dict(base), runner,
+                          progress)["steps"][0]
+            own_summary["skill"] = {"rate": step["rate"], "interval": step["interval"], "games": step["games"]}
+    checked = {"best": best_summary, "own": own_summary}
     return {"ruleset": rules.name, "title": rules.title, "players": players, "agents": list(agents),
             "varied": {n: g for n, g in varied}, "targets": [t.text() for t in targets], "trials": history,
             "games": games, "confirm_games": confirm_games, "seed": seed, "params": base,
-            "best": values_of(best), "own": values_of(own),
+            "best": values_of(best), "own": {n: own_value(n) for n in names},
             "finalists": [{"values": values_of(p), "fitness": fitness(f, targets)} for p, f in finalists],
             "confirmed": {side: confirmed(s, targets) for side, s in checked.items()},
             "jobs": runner.jobs, "backend": runner.backend}
@@ -352,6 +366,9 @@ def tune_text(r: dict) -> str:
                  f"{-r['confirmed']['own']['fitness']:.2f}")
     lines.append("  (met: on the target; within noise: the interval reaches it; distance: how far the targets are "
                  "missed, in each metric's units, added up)")
+    if r["confirmed"]["own"]["fitness"] > r["confirmed"]["best"]["fitness"]:
+        lines.append("the ruleset's own values are nearer the targets than any setting tried: widen --vary, or "
+                     "keep them")
     return "\n".join(lines)
 
 

@@ -148,3 +148,12 @@ def test_a_skill_target_plays_the_two_agents_against_each_other():
 def test_a_skill_target_needs_two_agents(tmp_path):
     code, out, err = cli("tune", LENGTH, "--vary", "length=3..5", "--target", "skill=60", cwd=tmp_path)
     assert code == 2 and "a skill target needs two agents" in err
+
+
+def test_own_values_outside_the_grid_are_measured_as_they_are():
+    rules = load(LENGTH)   # length 4, searched over 7..9: the own values are played at 4, not at a grid value
+    r = tune(rules, 2, ["random"], [parse_vary("length=7..9", rules)], [parse_target("turns=4")],
+             trials=3, games=2, confirm_games=2)
+    assert r["own"] == {"length": 4} and r["confirmed"]["own"]["metrics"]["turns"]["value"] == 4
+    from interpreter.tune import tune_text
+    assert "the ruleset's own values are nearer the targets than any setting tried" in tune_text(r)

@@ -197,7 +197,7 @@ def _zone_fields(ctx, path, zspec, zd, cards, card_attrs):
 
 def _members_field(ctx, path, zspec, zd, zone, params: dict) -> None:
     """`members`: a family drawn with its first N zones only (N a number, or a parameter, which may be a
-    table by player count): the perches a smaller game does not use are not drawn."""
+    table by player count): the places a smaller game does not use are not drawn."""
     if "members" not in zspec:
         return
     value = zspec["members"]
