@@ -203,7 +203,7 @@ class MctsAgent(Agent):
                  if k in keys and child.visits]
         if not tried:
             return rng.randrange(request.count)
-        visits, mean, index = max(tried, key=lambda t: (t[0], t[1], -t[2]))
+        _, mean, index = max(tried, key=lambda t: (t[0], t[1], -t[2]))
         self.estimate = mean
         return index
 
