@@ -176,3 +176,23 @@ def test_a_pit_hand_with_two_people_in_two_pages(server, pages):
     # whoever cornered scored: the live score on both pages says so
     for page in (one, two):
         assert re.search(r"score [1-9]", page.find_element(By.ID, "seats").text)
+
+
+def test_the_lobby_gives_back_the_seats_this_browser_opened(server, pages):
+    base, _ = server
+    table = start(base, {"ruleset": "cubirds", "players": 2, "agents": ["human", "random"], "seed": 4})
+    url = table["seats"][0]["url"]
+    page = pages(url)
+    wait(lambda: page.find_elements(By.CSS_SELECTOR, "#decision button.option"))
+    # the link was shown once, in the lobby that started the game; closed, it comes back from the lobby
+    page.get(base + "/")
+    links = wait(lambda: page.find_elements(By.CSS_SELECTOR, "#mine a.mylink"))
+    mine = [a for a in links if a.get_attribute("href") == url]
+    assert mine and mine[0].text == "CuBirds: your seat P1"
+    mine[0].click()
+    page.switch_to.window(page.window_handles[-1])
+    wait(lambda: page.find_elements(By.CSS_SELECTOR, "#decision button.option"))
+    # another browser (another person) has no seat of this game to get back
+    other = pages(base + "/")
+    wait(lambda: other.find_elements(By.CSS_SELECTOR, "#games li"))
+    assert other.find_elements(By.CSS_SELECTOR, "#mine a.mylink") == []

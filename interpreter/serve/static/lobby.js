@@ -58,8 +58,31 @@ async function start(ev) {
   games();
 }
 
+function keptSeats(rows) {        // the seats this browser opened, in games still here: their links again
+  let kept = {};
+  try { kept = JSON.parse(localStorage.getItem("rulebook-seats") || "{}"); } catch (e) { kept = {}; }
+  const here = new Map(rows.map((g) => [String(g.table), g]));
+  const list = $("mine");
+  list.innerHTML = "";
+  const mine = Object.values(kept).filter((k) => here.has(String(k.table))).sort((a, b) => b.at - a.at);
+  for (const k of mine) {
+    const g = here.get(String(k.table));
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.className = "mylink";
+    a.href = k.url;
+    a.target = "_blank";
+    a.textContent = `${k.title}: your seat ${k.seat}`;
+    li.appendChild(a);
+    li.appendChild(document.createTextNode(g.over ? " — over" : ` — ${g.moves} moves`));
+    list.appendChild(li);
+  }
+  $("myseats").hidden = mine.length === 0;
+}
+
 async function games() {          // the games here: anyone may watch them; seat links are never listed
   const rows = await (await fetch("/api/tables")).json();
+  keptSeats(rows);
   const list = $("games");
   list.innerHTML = "";
   for (const g of rows) {

@@ -7,6 +7,18 @@ const token = decodeURIComponent(location.hash.slice(1));
 const STEP_OVER = 12;          // longer option lists are chosen in steps
 let board = null, chosen = [], socket = null;
 
+// this browser remembers the seats it opened, so that the lobby can give them back (the link is shown once)
+const SEATS_KEPT = "rulebook-seats";
+function keepSeat(title, name) {
+  if (!token) return;
+  try {
+    const kept = JSON.parse(localStorage.getItem(SEATS_KEPT) || "{}");
+    kept[`${table}/${seat}`] = {table, seat: name || seat, title, url: location.pathname + location.hash,
+                                at: Date.now()};
+    localStorage.setItem(SEATS_KEPT, JSON.stringify(kept));
+  } catch (e) { /* storage off (a private window): nothing is kept */ }
+}
+
 function el(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
@@ -191,6 +203,7 @@ function drawResult(b) {
 
 function draw(b) {
   if (board && board.version > b.version) return;   // an older board that arrived late
+  if (!board) keepSeat(b.title, b.seat);
   board = b;
   document.title = `${b.title} — ${b.seat || "watching"}`;
   $("title").textContent = b.title;
