@@ -137,6 +137,15 @@ def test_a_whole_cubirds_game_against_bots(server, pages):
           seen[t.dataset.card.split(' ')[0]] = t.style.getPropertyValue('--h'); });
         return seen;""")
     assert len(hues) >= 3 and len(set(hues.values())) == len(hues)
+    # play again: a new table like this one (same ruleset, seats and bots), opened at this person's seat
+    before = page.current_url
+    page.find_element(By.CSS_SELECTOR, "#result button.rematch").click()
+    wait(lambda: page.current_url.split("#")[0] != before.split("#")[0])
+    wait(lambda: page.find_elements(By.CSS_SELECTOR, "#decision button.option"))
+    assert page.find_element(By.ID, "title").text == "CuBirds"
+    new_table = page.current_url.split("/t/")[1].split("/")[0]
+    game = server[1].state.hub.get(new_table).game
+    assert new_table != table["table"] and game.state.n == 2 and not game.is_over
 
 
 def test_a_pit_hand_with_two_people_in_two_pages(server, pages):

@@ -166,10 +166,11 @@ class Store:
     def listing(self, limit: int = 50) -> list[dict]:
         """The most recently played games as the lobby lists them: never their tokens."""
         with self.lock:
-            rows = self.db.execute("SELECT id, ruleset, players, agents, names, moves, over, updated FROM games "
-                                   "ORDER BY updated DESC LIMIT ?", (limit,)).fetchall()
-        return [{"table": i, "ruleset": r, "players": n, "agents": json.loads(a), "names": json.loads(nm),
-                 "moves": m, "over": bool(o), "updated": u} for i, r, n, a, nm, m, o, u in rows]
+            rows = self.db.execute("SELECT id, ruleset, players, params, agents, names, moves, over, updated "
+                                   "FROM games ORDER BY updated DESC LIMIT ?", (limit,)).fetchall()
+        return [{"table": i, "ruleset": r, "players": n, "params": json.loads(p), "agents": json.loads(a),
+                 "names": json.loads(nm), "moves": m, "over": bool(o), "updated": u}
+                for i, r, n, p, a, nm, m, o, u in rows]
 
 
 def _ahead(ahead: dict) -> dict:

@@ -159,6 +159,24 @@ function drawDecision(b) {
 let resultClosed = false;
 $("show-result").onclick = () => { resultClosed = false; drawResult(board); };
 
+async function rematch() {        // one person against bots: a new table like this one, and its seat
+  const rows = await (await fetch("/api/tables")).json();
+  const g = rows.find((r) => String(r.table) === String(table));
+  if (!g) { $("error").textContent = "this game is no longer on the server"; return; }
+  const humans = g.agents.filter((a) => a === "human").length;
+  if (humans !== 1) {
+    $("error").textContent = "with several people, start the next game from the lobby and hand out its links";
+    return;
+  }
+  const res = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({ruleset: g.ruleset, players: g.players, agents: g.agents, names: g.names,
+                          params: g.params})});
+  const data = await res.json();
+  if (!res.ok) { $("error").textContent = data.error; return; }
+  const mine = data.seats.find((s) => s.agent === "human");
+  location.href = mine.url;   // another table: another path, so the page loads anew
+}
+
 function named(b, seat) {        // "P2 (Bea)": a seat with the name typed for it
   const name = b.names[Number(seat.slice(1)) - 1];
   return name && name !== seat ? `${seat} (${name})` : seat;
@@ -194,9 +212,17 @@ function drawResult(b) {
     t.appendChild(tr);
   });
   box.appendChild(t);
+  const links = box.appendChild(el("p", "after"));
+  if (b.seat) {
+    const again = el("button", "rematch", "Play again");
+    again.title = "The same game, seats and bots, on a new deal";
+    again.onclick = rematch;
+    links.appendChild(again);
+    links.appendChild(document.createTextNode(" "));
+  }
   const lobby = el("a", "lobby-link", "Back to the lobby: a new game");
   lobby.href = "/";
-  box.appendChild(el("p")).appendChild(lobby);
+  links.appendChild(lobby);
   box.hidden = resultClosed;
   $("show-result").hidden = !resultClosed;
 }
