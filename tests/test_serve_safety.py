@@ -69,7 +69,8 @@ def test_tokens_are_unguessable_distinct_and_listed_nowhere(client):
     # the lobby lists the games, with their seats, and no way into a seat
     listed = client.get("/api/tables").json()
     assert {row["table"] for row in listed} == {t["table"] for t in tables}
-    assert all(set(row) == {"table", "ruleset", "players", "agents", "names", "moves", "over", "updated", "watch"}
+    assert all(set(row) == {"table", "ruleset", "players", "params", "agents", "names", "moves", "over", "updated",
+                             "watch"}
                for row in listed)
     # the store keeps hashes, not tokens
     hub = client.app.state.hub
