@@ -149,3 +149,12 @@ def test_compare_shows_the_course_as_exploratory_statistics():
     # with 'first' at both seats every game is the script's; P2 at random waits half the time
     assert course["course_branching"]["same"] and course["course_lead_changes"]["a"] == 3
     assert course["course_lead_changes"]["b"] < 3
+
+
+def test_the_rows_do_not_change_the_metrics():
+    rules = load("cubirds")
+    rows = []
+    plain = run_simulation(rules, 6, 3, ["random"], seed=2, course=1).summary["course"]
+    kept = run_simulation(rules, 6, 3, ["random"], seed=2, course=2, on_course=rows.append).summary["course"]
+    assert json.dumps(plain, sort_keys=True) == json.dumps(kept, sort_keys=True)
+    assert len(rows) > 6 * 20   # a row per decision, more than one per turn in CuBirds

@@ -35,11 +35,13 @@ class Course:
         the chooser's bot gave the option it took (after choosing), when it gives one."""
         g = game.state
         # the lead is read once a turn, at its first decision (scoring every decision would cost more than
-        # random play itself); the rows of --course score every decision
+        # random play itself); the rows of --course-out score every decision, and the metrics stay the same
         parts = None
-        if self.keep_rows or g.turn != self.turn:
-            self.turn = g.turn
+        turn_starts = g.turn != self.turn
+        if self.keep_rows or turn_starts:
             parts = self._scores(game)
+        if turn_starts:
+            self.turn = g.turn
             self.totals.append(None if parts is None else [row["total"] for row in parts])
         self.options.append(count)
         self.estimates.append(estimate)
