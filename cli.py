@@ -447,7 +447,7 @@ def simulate_cmd(ruleset, games, players, agents, seed, params, as_json, out, co
       rulebook simulate NAME --games 200 --agents greedy --course-out decisions.jsonl
     """
     from interpreter import load
-    from interpreter.analysis.course import column_names
+    from interpreter.analysis.course import METRICS, column_names
     from interpreter.analysis.plots import pyplot, simulation_plots
     from interpreter.analysis.records import columns
     from interpreter.analysis.report import simulation_text
@@ -462,7 +462,7 @@ def simulate_cmd(ruleset, games, players, agents, seed, params, as_json, out, co
     if plots:
         pyplot()   # a missing extra is reported before the games are played
     runner = _runner(jobs, backend, ray_address)
-    with _records(out, columns(score_parts(rules), n, counter_names(rules), course=level > 0)) as writer, \
+    with _records(out, columns(score_parts(rules), n, counter_names(rules), metrics=METRICS if level else ())) as writer, \
             _records(course_out, column_names(score_parts(rules), n)) as course_writer, \
             _progress(games, "simulating", not as_json) as update:
         run = run_simulation(rules, games, n, names, seed, overrides, runner, update,
@@ -554,6 +554,7 @@ def compare_cmd(ruleset_a, ruleset_b, games, players, agents, seed, params, para
     from interpreter import load
     from interpreter.analysis.compare import compare
     from interpreter.analysis.plots import comparison_plots, pyplot
+    from interpreter.analysis.course import METRICS
     from interpreter.analysis.records import columns
     from interpreter.analysis.report import comparison_text
     from interpreter.analysis.simulation import Table, counter_names, score_parts
@@ -571,7 +572,7 @@ def compare_cmd(ruleset_a, ruleset_b, games, players, agents, seed, params, para
     runner = _runner(jobs, backend, ray_address)
     parts = list(dict.fromkeys(score_parts(rules_a) + score_parts(rules_b)))
     counters = list(dict.fromkeys(counter_names(rules_a) + counter_names(rules_b)))
-    with _records(out, columns(parts, players, counters, ["side", "label"], course)) as writer, \
+    with _records(out, columns(parts, players, counters, ["side", "label"], METRICS if course else ())) as writer, \
             _progress(2 * games, "comparing", not as_json) as update:
         result = compare(*tables, games, seed, runner, update, on_row=writer.write if writer else None)
     summary = result.summary

@@ -111,15 +111,14 @@ def _cell(value):
 
 
 def columns(score_parts: list[str], players: int, counter_names: list[str], extra: list[str] = (),
-            course: bool = False) -> list[str]:
+            metrics: tuple = ()) -> list[str]:
     """The column names of a run's rows, in order (`score_parts` with "total"; a comparison passes
-    the parts and counters of both rulesets; `course`: the run measures the course-of-game metrics)."""
+    the parts and counters of both rulesets; `metrics`: the course-of-game metrics the run measures, from
+    analysis/course.METRICS)."""
     cols = list(extra) + ["ruleset", "game", "seed", "players", "params"]
     cols += [f"agent_{seat(i)}" for i in range(players)] + ["winners"] + [f"win_{seat(i)}" for i in range(players)]
     cols += ["shared", "stalled", "tie_break_used", "reason", "turns", "rounds", "decisions"]
     cols += [f"score_{seat(i)}_{part}" for i in range(players) for part in score_parts]
     cols += [f"counter_{name}" for name in counter_names]
-    if course:
-        from .course import METRICS
-        cols += [f"course_{name}" for name in METRICS]
+    cols += [f"course_{name}" for name in metrics]
     return cols

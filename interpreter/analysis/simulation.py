@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from ..agents import make_agent
 from ..engine.game import Game
 from ..errors import GameError
+from .course import METRICS
 from .records import columns, flat_row
 from .runner import Batch, Runner, RulesetRef
 from .summary import Tally, summarise
@@ -51,7 +52,8 @@ class Table:
                      tuple(self.params.items()), track_actions, course=self.course)
 
     def columns(self, extra=()) -> list[str]:
-        return columns(score_parts(self.rules), self.players, counter_names(self.rules), extra, self.course > 0)
+        return columns(score_parts(self.rules), self.players, counter_names(self.rules), extra,
+                       METRICS if self.course else ())
 
 
 @dataclass
