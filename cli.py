@@ -747,9 +747,9 @@ def tune_cmd(ruleset, varies, targets, players, agents, trials, games, confirm_g
       rulebook tune my-game.yaml --vary hand_size=4..10 --target first_seat=0 --target turns=30..40
       rulebook tune my-game.yaml --vary goal=5..12 --vary mode --target lead_changes=2..4 --trials 60
     """
-    import os
     from interpreter import load
-    from interpreter.tune import parse_target, parse_vary, tune, tune_text, variant_text
+    from interpreter.bundled import bundled
+    from interpreter.tune import parse_target, parse_vary, tune, tune_games, tune_text, variant_text
     rules = load(ruleset)
     n = _players(rules, players)
     names = _bots(_agents(agents, rules) or [rules.default_agent or "random"], "tune")
@@ -768,13 +768,11 @@ def tune_cmd(ruleset, varies, targets, players, agents, trials, games, confirm_g
         raise click.BadParameter(f"'{path}' should end in .yaml", param_hint="'--variant'")
     if not path.resolve().parent.is_dir():
         raise click.BadParameter(f"no folder {path.parent} to write {path.name} in", param_hint="'--variant'")
-    from interpreter.tune import tune_games
     if any(t.metric == "skill" for t in aims) and len(names) < 2:
         raise click.BadParameter("a skill target needs two agents, the weaker first (--agents random,greedy)",
                                  param_hint="'--agents'")
     with _progress(tune_games(names, n, aims, trials, games, confirm_games), "tuning", not as_json) as update:
         result = tune(rules, n, names, varied, aims, trials, games, confirm_games, seed, held, runner, update)
-    from interpreter.bundled import bundled
     source = Path(rules.path) if getattr(rules, "path", "") else None
     if ruleset in bundled() or source is None:
         base = rules.name
@@ -989,16 +987,14 @@ def echo(text="", **kwargs) -> None:
     click.echo(clean(str(text)), **kwargs)
 
 
-def _fill_examples(group: click.Group, name: str) -> None:
-    """The --help examples name a bundled ruleset where they say NAME, so that each one runs as pasted."""
-    import re
-    pattern = re.compile(r"\bNAME\b(?![=:])")
-    for command in group.commands.values():
-        if command.help:
-            command.help = "\n".join(pattern.sub(name, line) if line.lstrip().startswith("rulebook ") else line
-                                     for line in command.help.splitlines())
-        if isinstance(command, click.Group):
-            _fill_examples(command, name)
+def _fill_examples(command: click.Command, name: str) -> None:
+    """The --help examples (lines that start with `rulebook `) name a bundled ruleset where they say NAME,
+    so that each one runs as pasted; cli.py itself names no game."""
+    if command.help:
+        command.help = "\n".join(re.sub(r"\bNAME\b(?![=:])", name, line) if line.lstrip().startswith("rulebook ")
+                                 else line for line in command.help.splitlines())
+    for sub in getattr(command, "commands", {}).values():
+        _fill_examples(sub, name)
 
 
 def _examples_ruleset() -> str | None:
@@ -1006,11 +1002,8 @@ def _examples_ruleset() -> str | None:
     return next(iter(bundled()), None)
 
 
-_example = _examples_ruleset()
-if _example:
-    cli.help = "\n".join(re.sub(r"\bNAME\b(?![=:])", _example, line) if line.lstrip().startswith("rulebook ")
-                         else line for line in (cli.help or "").splitlines())
-    _fill_examples(cli, _example)
+if _examples_ruleset():
+    _fill_examples(cli, _examples_ruleset())
 
 
 def main():

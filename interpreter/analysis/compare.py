@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 
 from ..errors import GameError
+from .course import MEASURES
 from .records import seat
 from .report import amount, p_is
 from .runner import Runner
@@ -67,27 +68,16 @@ def measures(a: Tally, b: Tally) -> list[tuple[Measure, list, list]]:
         if name in b.counters:
             out.append((Measure(f"counter_{name}", f"{name} per game", f"{{size}} more {name} per game in B",
                                 f"{{size}} fewer {name} per game in B", "length"), a.counters[name], b.counters[name]))
-    for name, (words, kind) in COURSE_MEASURES.items():
-        if name in a.course and name in b.course:
+    for name, (words, kind) in MEASURES.items():
+        if name in a.course and name in b.course and name != "estimate_uncertainty":
             # the games that give the measure on both sides (drama needs a sole winner on each)
             kept = [(x, y) for x, y in zip(a.course[name], b.course[name]) if not (math.isnan(x) or math.isnan(y))]
             if len(kept) >= 2:
                 out.append((Measure(f"course_{name}", words, f"{words}: {{size}} more in B",
-                                    f"{words}: {{size}} less in B", kind),
+                                    f"{words}: {{size}} less in B",
+                                    "proportion" if kind in ("rate", "share") else "amount"),
                             [x for x, _ in kept], [y for _, y in kept]))
     return out
-
-
-# the course-of-game measures a comparison shows (with --course), all exploratory, and how each is sized
-COURSE_MEASURES = {
-    "lead_changes": ("lead changes per game", "amount"),
-    "drama": ("drama (points the winner trailed)", "amount"),
-    "comeback": ("comebacks", "proportion"),
-    "settled": ("the share of the game before the winner led for good", "proportion"),
-    "uncertainty": ("uncertainty", "proportion"),
-    "branching": ("options per decision", "amount"),
-    "forced": ("forced decisions", "proportion"),
-}
 
 
 def pairing(a: Tally, b: Tally) -> dict:

@@ -9,13 +9,22 @@ from __future__ import annotations
 from ..errors import GameError
 from .records import seat
 
-# the metrics of one game, in the order reports show them; each is a number per game (None where the game
-# cannot give one: no score parts, or no decision)
-METRICS = ("lead_changes", "drama", "comeback", "settled", "uncertainty", "branching", "forced",
-           "estimate_uncertainty")
-SCORED = frozenset(("lead_changes", "drama", "comeback", "settled", "uncertainty"))   # read the totals
-PROPORTIONS = frozenset(("comeback",))     # 0 or 1 per game: reported as a rate with a Wilson interval
-SHARES = frozenset(("settled", "uncertainty", "forced", "estimate_uncertainty"))   # between 0 and 1
+# the metrics of one game, in the order reports show them, each with its words for a designer and its kind:
+# a count or points (a mean), a rate (0 or 1 per game: a proportion with a Wilson interval) or a share (0 to
+# 1 per game); each is a number per game, None where the game cannot give one (no score parts, no decision)
+MEASURES = {
+    "lead_changes": ("lead changes per game", "count"),
+    "drama": ("drama: points the winner trailed, when behind", "points"),
+    "comeback": ("comebacks: the winner trailed in the second half", "rate"),
+    "settled": ("settled: share of the game before the winner led for good", "share"),
+    "uncertainty": ("uncertainty: chance the leader is not the winner", "share"),
+    "branching": ("branching factor: options per decision", "count"),
+    "forced": ("forced decisions: a single option", "share"),
+    "estimate_uncertainty": ("the bots' uncertainty: 1 - |2 chance - 1|", "share"),
+}
+METRICS = tuple(MEASURES)
+PROPORTIONS = frozenset(m for m, (_, kind) in MEASURES.items() if kind == "rate")
+SHARES = frozenset(m for m, (_, kind) in MEASURES.items() if kind == "share")
 
 
 class Course:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from html import escape
 
-from .report import COURSE_WORDS, num, pct, span
+from .course import MEASURES
+from .report import course_cells, num, pct, span
 
 STYLE = """
 body { font: 15px/1.45 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
@@ -89,17 +90,9 @@ def _length(a, s) -> list[str]:
 def _course(s) -> list[str]:
     course = s.get("course") or {}
     rows = []
-    for name, (words, kind) in COURSE_WORDS.items():
-        e = course.get(name)
-        if e is None:
-            continue
-        if kind == "rate":
-            rows.append([words, pct(e["rate"]), span(e["rate_95"]), e["games"]])
-        elif kind == "share":
-            rows.append([words, pct(e["mean"]), span(e["mean_95"]), e["games"]])
-        else:
-            low, high = e["mean_95"] or (None, None)
-            rows.append([words, num(e["mean"]), f"{num(low)} to {num(high)}", e["games"]])
+    for name in MEASURES:
+        if course.get(name) is not None:
+            rows.append([*course_cells(name, course[name]), course[name]["games"]])
     return ["<h2>The course of the games</h2>",
             "<p>The lead is read from the score totals at the start of every turn and at the end.</p>",
             _table(["measure", "mean", "95% interval", "games"], rows, (1, 3))]

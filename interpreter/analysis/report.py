@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import math
 
+from .course import MEASURES
+
 
 def pct(x: float) -> str:
     return f"{100 * x:.1f}%"
@@ -74,37 +76,27 @@ def simulation_text(s: dict) -> str:
     return "\n".join(lines)
 
 
-# what each course-of-game metric is, in a designer's words, and how its mean is shown
-COURSE_WORDS = {
-    "lead_changes": ("lead changes per game", "count"),
-    "drama": ("drama: points the winner trailed, when behind", "points"),
-    "comeback": ("comebacks: the winner trailed in the second half", "rate"),
-    "settled": ("settled: share of the game before the winner led for good", "share"),
-    "uncertainty": ("uncertainty: chance the leader is not the winner", "share"),
-    "branching": ("branching factor: options per decision", "count"),
-    "forced": ("forced decisions: a single option", "share"),
-    "estimate_uncertainty": ("the bots' uncertainty: 1 - |2 chance - 1|", "share"),
-}
+def course_cells(name: str, entry: dict) -> tuple[str, str, str]:
+    """One course-of-game measure as a designer reads it: its words, its mean and its 95% interval."""
+    words, kind = MEASURES[name]
+    if kind == "rate":
+        return words, pct(entry["rate"]), span(entry["rate_95"])
+    if kind == "share":
+        return words, pct(entry["mean"]), span(entry["mean_95"])
+    low, high = entry["mean_95"] or (None, None)
+    return words, num(entry["mean"]), f"{num(low)} to {num(high)}" if entry["mean_95"] else "-"
 
 
 def course_lines(course: dict) -> list[str]:
     """The course-of-game metrics: each mean with its 95% interval and the games it is over."""
     lines = ["course of the game (means over games, 95% intervals; docs/simulation.md defines each)"]
     missing = []
-    for name, (words, kind) in COURSE_WORDS.items():
+    for name in MEASURES:
         entry = course.get(name)
         if entry is None:
             missing.append(name)
             continue
-        if kind == "rate":
-            value, interval = pct(entry["rate"]), span(entry["rate_95"])
-        elif kind == "share":
-            value = pct(entry["mean"])
-            interval = span(entry["mean_95"]) if entry["mean_95"] else "-"
-        else:
-            low, high = entry["mean_95"] or (None, None)
-            value = num(entry["mean"])
-            interval = f"{num(low)} to {num(high)}" if entry["mean_95"] else "-"
+        words, value, interval = course_cells(name, entry)
         lines.append(f"  {words:<60} {value:>7}  ({interval}, {entry['games']} games)")
     if missing:
         why = [n.replace("_", " ") for n in missing]

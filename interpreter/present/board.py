@@ -82,8 +82,14 @@ def _shown_palette(rs, out: dict) -> dict:
     for z in out["zones"] + [z for s in out["seats"] for z in s["zones"]]:
         for m in z["members"]:
             for label in (m.get("cards") or []) + [g["label"] for g in (m.get("groups") or [])]:
-                words.add(str(label).split(" ")[0].split("[")[0])
+                words.add(kind_of(label))
     return {k: v for k, v in palette(rs).items() if k in words}
+
+
+def kind_of(label) -> str:
+    """A card's kind as its shown label tells it: the first word ('reed' of 'reed warbler 3'), as the web
+    page's hue() reads it."""
+    return str(label).split(" ")[0].split("[")[0]
 
 
 def palette(rs) -> dict:
@@ -91,7 +97,7 @@ def palette(rs) -> dict:
     evenly round the colour wheel, so that no two kinds share a colour (a hash of the word made two
     kinds alike). It names the ruleset's kinds, all of them, whatever is in play."""
     words = rs.display.words   # as the labels are shown ('reed warbler'), whose first word the page reads
-    kinds = sorted({words(str(label)).split(" ")[0].split("[")[0] for label in rs.card_labels if label})
+    kinds = sorted({kind_of(words(str(label))) for label in rs.card_labels if label})
     return {kind: round(i * 360 / len(kinds)) % 360 for i, kind in enumerate(kinds)}
 
 
