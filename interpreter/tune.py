@@ -216,6 +216,7 @@ def tune(rules, players: int, agents: list[str], varied: list[tuple[str, list]],
     course = 1 if any(t.metric in COURSE for t in targets) else 0
     rng = random.Random(seed)
     model = NTBEA([len(g) for g in grids], rng)
+
     def own_value(n):   # the ruleset's value at this table (a table by player count gives this count's)
         value = rules.params.get(n)
         return value.get(players) if isinstance(value, dict) else value
@@ -234,7 +235,8 @@ def tune(rules, players: int, agents: list[str], varied: list[tuple[str, list]],
     seats = [agents[0]] if skill else agents
 
     def run(point, first_seed, count):
-        setting = {**base, **values_of(point)}
+        """The games of one setting (`point` None: the ruleset's own values) -> their summary."""
+        setting = {**base, **(values_of(point) if point is not None else {})}
         summary = run_simulation(rules, count, players, seats, first_seed, setting, runner, progress,
                                  course=course).summary
         if skill:
@@ -266,12 +268,7 @@ def tune(rules, players: int, agents: list[str], varied: list[tuple[str, list]],
     own_inside = all(own_value(n) in grids[i] for i, n in enumerate(names))
     own_summary = next((s for p, s in finalists if p == own), None) if own_inside else None
     if own_summary is None:
-        own_summary = run_simulation(rules, confirm_games, players, seats, start, dict(base), runner, progress,
-                                     course=course).summary
-        if skill:
-            step = ladder(rules, players, list(agents[:2]), confirm_games, start, dict(base), runner,
-                          progress)["steps"][0]
-            own_summary["skill"] = {"rate": step["rate"], "interval": step["interval"], "games": step["games"]}
+        own_summary = run(None, start, confirm_games)
     checked = {"best": best_summary, "own": own_summary}
     return {"ruleset": rules.name, "title": rules.title, "players": players, "agents": list(agents),
             "varied": {n: g for n, g in varied}, "targets": [t.text() for t in targets], "trials": history,
