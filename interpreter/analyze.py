@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .analysis.report import num, pct, span
 from .analysis.runner import Runner
-from .analysis.simulation import Table, game_failed
+from .analysis.simulation import Table, counter_names, game_failed
 from .analysis.summary import Tally, summarise
 from .tournament import ladder, ladder_games
 
@@ -29,7 +29,7 @@ def analyze(rules, players: int, agents: list[str], games: int, seed: int = 0, p
     params = dict(params or {})
     table = Table(rules, players, [agents[0]] * players, params, course=1)
     table.check(seed)
-    tally = Tally(players, table.seats, list(getattr(rules, "counters", None) or []))
+    tally = Tally(players, table.seats, counter_names(rules))
     taken: dict[str, int] = {}
     for _, record in runner.run([table.batch(seed, games, track_actions=True)], progress):
         if record["error"] is not None:
