@@ -212,7 +212,7 @@ def _generate(rs, b) -> None:
             fname = b.ns.fresh_global(f"B_{role}" if i == 0 else f"B_{role}_from{i}")
             fuser.segment(list(block[i:j]), fname, f"{role}: effects {i + 1} to {j} of {len(block)}")
             runs.append((bid, i, j, fname, tail))
-    fused = emit_turns(b, [run[:4] for run in runs],
+    fused, after = emit_turns(b, runs,
                        {id(node): fname for node, fname in installs if type(node) is F.Step},
                        {id(node): fname for node, fname in ends})
     while b.later:
@@ -233,6 +233,8 @@ def _generate(rs, b) -> None:
         # the block end is the generated function itself: the VM calls it without a method between
         node.fused = node.block_end = values[fname]
         node.generated = generated
+    for step, fname in after:
+        step.after = values[fname]
     edited = {}   # id(old block) -> (old block, its nodes with segments in)
     for bid, i, j, fname, tail in runs:
         block = rs.blocks[bid]

@@ -10,6 +10,11 @@ Two functions, installed as the block ends of the flow nodes (engine/flow.py, `F
   turn limit reached), its `start` effects, its steps pushed, and the first step that offers options
   asks for a decision.
 
+- `A_<step>(vm, g, frame, option, player)`, installed as a step's `after` (engine/flow.py, `Step`): a
+  choice made in that step, from its action's effects (when they never ask a decision) through the
+  later steps up to the next decision, as `Game.apply` and the VM would do it node by node; it returns
+  None, having done nothing, when the frame on top is not the steps' (the VM then does it).
+
 They leave the frames exactly as the VM would (positions, environments, pushed blocks), so saved games,
 clones and replays see no difference. Anything else they meet (an effect that asks a decision, a step of
 several players, an end that holds) is left to the VM: they set the frame's position to that node and
@@ -21,23 +26,31 @@ from ..engine import flow as F
 from ..expr.emit import comment, key, where
 
 
-def emit_turns(b, runs, listed: dict, ends: dict) -> list:
-    """Write the turn's transition functions; returns [(flow node, function name)] to install as `fused`.
+def emit_turns(b, runs, listed: dict, ends: dict) -> tuple[list, list]:
+    """Write the turn's transition functions; returns [(flow node, function name)] to install as `fused`,
+    and [(step, function name)] to install as `after`.
 
-    `runs`: the segments, (block id, start, end, function name); `listed`: id(step) -> the name of its
-    generated options; `ends`: id(end checks) -> the name of its generated end conditions."""
+    `runs`: the segments, (block id, start, end, function name, whether it ends in a tail); `listed`:
+    id(step) -> the name of its generated options; `ends`: id(end checks) -> the name of its generated end
+    conditions."""
     rs = b.rs
     loop, steps = rs.nodes[rs.turn_loop_node], rs.nodes[rs.steps_node]
     body = rs.blocks[loop.body]
     # the flow compiler (compiler/flow.py) always builds a turn so
     assert type(loop) is F.TurnLoop and type(steps) is F.Steps and steps in body and type(body[0]) is F.TurnStart
-    segments = {i: (j, fname) for bid, i, j, fname in runs if rs.blocks[bid] is body}
+    segments = {i: (j, fname) for bid, i, j, fname, _ in runs if rs.blocks[bid] is body}
     start = b.ns.fresh_global("T_turn_start")
     end = b.ns.fresh_global("T_turn_end")
     writer = _Writer(b, body, segments)
     writer.start(start, loop, steps, listed)
     writer.end(end, start, loop, steps, ends)
-    return [(loop, start), (steps, end)]
+    whole = {bid: fname for bid, i, j, fname, tail in runs if i == 0 and j == len(rs.blocks[bid]) and not tail}
+    after = []
+    for k, step in enumerate(rs.blocks[steps.body]):
+        fname = writer.after(k, step, steps, listed, whole, end)
+        if fname is not None:
+            after.append((step, fname))
+    return [(loop, start), (steps, end)], after
 
 
 class _Writer:
@@ -96,33 +109,48 @@ class _Writer:
         lines.node = None
 
     def steps(self, pos, steps, listed) -> None:
-        from ..expr.compiler import emit_expr
-        b, lines = self.b, self.lines
+        lines = self.lines
         lines.node = steps
         lines.add(f"frame[1] = {int(pos) + 1}")
         # pushed as vm.push would, without its depth check: the turn's frames are always as deep
         lines.add(f"stack.append(_f := [vm.rs.blocks[{int(steps.body)}], 0, e, {int(steps.id)}, None])")
         lines.add("me = e.get('me')")
+        if self.ask_steps(0, steps, listed):
+            lines.add("return False   # no step offers anything: the VM ends the steps' block")
+
+    @staticmethod
+    def plain(step, listed) -> bool:
+        """A step asked inline: one player, the current one, its options generated, its `when` writable."""
+        when = getattr(step, "when", None)
+        return (type(step) is F.Step and step.players is None and step.own_player is None
+                and listed.get(id(step)) is not None
+                and (when is None or getattr(when, "tree", None) is not None
+                     or getattr(when, "constant", None) is not None))
+
+    def ask_steps(self, first, steps, listed) -> bool:
+        """Statements that ask the steps from number `first` on (the steps' frame is `_f`, the turn's
+        environment `e`, its `me` in `me`), the first that offers options asking; false when a step is left
+        to the VM (the statements return), true when they go on after the last step (none offered)."""
+        from ..expr.compiler import emit_expr
+        b, lines = self.b, self.lines
         for k, step in enumerate(self.b.rs.blocks[steps.body]):
+            if k < first:
+                continue
             lines.node = step
             lines.add(comment(f"step {step.text}"))
             lines.add(f"_f[1] = {k + 1}")
             lines.add("if vm.probing:")
             lines.add(f"    return vm.ask({int(step.id)}, -1, ())")
-            fn = listed.get(id(step))
-            when = getattr(step, "when", None)
-            ok = (type(step) is F.Step and step.players is None and step.own_player is None and fn is not None
-                  and (when is None or getattr(when, "tree", None) is not None
-                       or getattr(when, "constant", None) is not None))
-            if not ok:
+            if not self.plain(step, listed):
                 lines.add(f"_f[1] = {k}   # left to the VM")
                 lines.add("return False")
-                return
+                return False
             depth = lines.depth
+            when = step.when
             if when is not None:
                 lines.add(f"if {emit_expr(when, b.names, b.ns, {'me': 'me'})}:")
                 lines.depth += 1
-            lines.add(f"_o = {fn}(g, e, g.current)")
+            lines.add(f"_o = {listed[id(step)]}(g, e, g.current)")
             lines.add("if _o:")
             # asked as vm.ask asks (it words the error of too many options)
             lines.add("    if len(_o) > R_MAX_OPTIONS:")
@@ -130,7 +158,57 @@ class _Writer:
             lines.add(f"    g.pending = ({int(step.id)}, g.current, _o)")
             lines.add("    return True")
             lines.depth = depth
-        lines.add("return False   # no step offers anything: the VM ends the steps' block")
+        return True
+
+    def after(self, k, step, steps, listed, whole, turn_end) -> str | None:
+        """`A_<step>(vm, g, _f, option, player)`: a choice made in step number k applied (an action whose
+        effects never ask a decision, run as `Choose._apply` and `Game.run_segment` run it, or a pass),
+        then the later steps asked, or the steps' block ended as the VM ends it; None when the step's
+        choices are left to `Choose.resume` (several players, picks, asked again, effects that wait)."""
+        b, lines = self.b, self.lines
+        if not self.plain(step, listed) or step.picks or step.looped or step.free:
+            return None
+        if any(a.block is not None and a.block not in whole for a in step.actions):
+            return None
+        fname = b.ns.fresh_global(f"A_{step.name}")
+        lines.node = step
+        lines.add(f"def {fname}(vm, g, _f, option, player):")
+        with lines.indent():
+            lines.add(comment(f"a choice of the step {step.text} applied, then on to the next decision"))
+            lines.add(f"if _f[3] != {int(steps.id)} or _f[1] != {k + 1}:")
+            lines.add("    return None   # not where the steps' frame asks it: Choose.resume applies it")
+            lines.add("i, args = option")
+            for i, action in enumerate(step.actions):
+                if action.block is None:
+                    continue
+                block = b.rs.blocks[action.block]
+                lines.node = block[0]   # an error here is the segment's, as Game.run_segment tells it
+                lines.add(f"{'if' if i == 0 else 'elif'} i == {i}:")
+                with lines.indent():
+                    lines.add(comment(f"{action.name}: its effects, as Game.run_segment runs them"))
+                    env = ", ".join([f"{key(n)}: args[{j}]" for j, n in enumerate(action.all_names)])
+                    lines.add(f"if {whole[action.block]}(vm, g, {{'me': player{', ' if env else ''}{env}}}):")
+                    lines.add("    return False   # the game or the turn stopped inside: the VM goes on")
+                    lines.add(f"vm.steps = _s = vm.steps - {len(block) + 1}")
+                    lines.add("if _s < 0:")
+                    lines.add("    raise vm.over_nodes()")
+            lines.node = step
+            lines.add("stack = g.stack")
+            lines.add("if not stack or stack[-1] is not _f:")
+            lines.add("    return False")
+            lines.add("e = _f[2]")
+            lines.add("me = e.get('me')")
+            if self.ask_steps(k + 1, steps, listed):
+                # the steps' block ran to its end: it pays for its nodes as the VM counts them (an error told
+                # at the last step, the node the VM ran last), then its end
+                lines.node = b.rs.blocks[steps.body][-1]
+                lines.add(f"vm.steps = _s = vm.steps - {len(b.rs.blocks[steps.body]) + 1}")
+                lines.add("if _s < 0:")
+                lines.add("    raise vm.over_nodes()")
+                lines.add(f"return {turn_end}(vm, g, _f)")
+        lines.add("")
+        lines.node = None
+        return fname
 
     def end(self, fname, start, loop, steps, ends) -> None:
         b, lines, body = self.b, self.lines, self.body

@@ -111,6 +111,9 @@ class Step(Choose):
     of the legal options of the listed actions; an optional step adds "pass"; no option, no step."""
 
     listed = None   # generated code (codegen/options.py): (g, env, player) -> every action's options, and the pass
+    # generated code (codegen/turns.py): (vm, g, frame, option, player) -> a choice of this step applied and
+    # the game run on to its next decision (true: the VM stops; false: it goes on; None: not applied)
+    after = None
 
     def __init__(self, actions, player, players, optional, when, name, secret=None, until="all"):
         super().__init__(player or (lambda g, e, it: g.current), players, name, None, None, actions, optional,

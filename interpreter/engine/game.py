@@ -174,8 +174,22 @@ class Game:
         g.pending = None
         g.history.append(index)
         try:
-            node.resume(self, g, g.stack[-1], options[index], p[1])
-            self._run(False)
+            after = node.after
+            if after is None:
+                node.resume(self, g, g.stack[-1], options[index], p[1])
+                self._run(False)
+            else:
+                try:
+                    done = after(self, g, g.stack[-1], options[index], p[1])
+                except (GameError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError,
+                        OverflowError, RecursionError) as exc:
+                    # told at the node of the generated line that raised it, as the VM tells it
+                    raise self._located(exc, self.rs.nodes[self.rs.steps_node]) from None
+                if done is None:
+                    node.resume(self, g, g.stack[-1], options[index], p[1])
+                    self._run(False)
+                elif not done:
+                    self._run(False)
             if self._choice_logs:
                 self._finish_choice_logs()
         except GameError:

@@ -25,6 +25,7 @@ class Node:
     text = ""
     secret = False
     loop = None   # the kind of loop this node runs, for a budget error (engine/limits.py): None for no loop
+    after = None  # a decision's choice applied by generated code (flow.py, Step.after), or None
 
     def run(self, vm, g, frame):  # pragma: no cover - every node overrides
         raise NotImplementedError
