@@ -163,12 +163,11 @@ class _Writer:
     def after(self, k, step, steps, listed, whole, turn_end) -> str | None:
         """`A_<step>(vm, g, _f, option, player)`: a choice made in step number k applied (an action whose
         effects never ask a decision, run as `Choose._apply` and `Game.run_segment` run it, or a pass),
-        then the later steps asked, or the steps' block ended as the VM ends it; None when the step's
-        choices are left to `Choose.resume` (several players, picks, asked again, effects that wait)."""
+        then the later steps asked, or the steps' block ended as the VM ends it (an action whose effects
+        ask a decision has its block pushed for the VM); None when the step's choices are left to
+        `Choose.resume` (several players, picks, asked again)."""
         b, lines = self.b, self.lines
         if not self.plain(step, listed) or step.picks or step.looped or step.free:
-            return None
-        if any(a.block is not None and a.block not in whole for a in step.actions):
             return None
         fname = b.ns.fresh_global(f"A_{step.name}")
         lines.node = step
@@ -184,10 +183,17 @@ class _Writer:
                 block = b.rs.blocks[action.block]
                 lines.node = block[0]   # an error here is the segment's, as Game.run_segment tells it
                 lines.add(f"{'if' if i == 0 else 'elif'} i == {i}:")
+                env = ", ".join([f"{key(n)}: args[{j}]" for j, n in enumerate(action.all_names)])
+                env = f"{{'me': player{', ' if env else ''}{env}}}"
                 with lines.indent():
+                    if action.block not in whole:
+                        # effects that ask a decision: their block pushed, as Choose._apply pushes it
+                        lines.add(comment(f"{action.name}: its effects wait for decisions: the VM runs them"))
+                        lines.add(f"vm.push({int(action.block)}, {env})")
+                        lines.add("return False")
+                        continue
                     lines.add(comment(f"{action.name}: its effects, as Game.run_segment runs them"))
-                    env = ", ".join([f"{key(n)}: args[{j}]" for j, n in enumerate(action.all_names)])
-                    lines.add(f"if {whole[action.block]}(vm, g, {{'me': player{', ' if env else ''}{env}}}):")
+                    lines.add(f"if {whole[action.block]}(vm, g, {env}):")
                     lines.add("    return False   # the game or the turn stopped inside: the VM goes on")
                     lines.add(f"vm.steps = _s = vm.steps - {len(block) + 1}")
                     lines.add("if _s < 0:")

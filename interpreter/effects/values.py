@@ -23,8 +23,16 @@ def fresh(fn) -> bool:
     tree = getattr(fn, "tree", None)
     if tree is None or fn.kind not in ("cards", "players", "values", "groups"):
         return False
-    if tree.data == "where":
+    return _new_list(tree)
+
+
+def _new_list(tree) -> bool:
+    """Whether a tree always gives a list nothing else holds, or the literal `[]` (nothing changes a value in
+    place): a `where`, a call that makes a new list, or a choice between those."""
+    if tree.data == "where" or (tree.data == "list_" and not tree.children):
         return True
+    if tree.data == "cond":
+        return _new_list(tree.children[0]) and _new_list(tree.children[2])
     return tree.data == "call" and str(tree.children[0]) in FRESH_CALLS
 
 

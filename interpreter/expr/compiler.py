@@ -218,6 +218,11 @@ def _uses_it(tree, names: Names, scope: Scope) -> bool:
     return any(_uses_it(c, names, scope) for c in tree.children)
 
 
+def _empty_list(tree) -> bool:
+    """Whether a tree is the literal `[]`."""
+    return isinstance(tree, Tree) and tree.data == "list_" and not tree.children
+
+
 def simple(src: str) -> bool:
     """Source that reads a variable or a literal: cheap, and the same when read twice."""
     return src.isidentifier() or src.isdigit() or (src.startswith("e[") and src.count("[") == 1)
@@ -635,6 +640,11 @@ class _Compiler:
         a, ka = self.compile(then_t, s)
         c, _ = self.compile(test_t, s)
         b, kb = self.compile(else_t, s)
+        # an empty list on one side takes the kind of the other (`take_while(...) if ... else []` is cards)
+        if _empty_list(else_t) and ka in LIST_KINDS:
+            kb = ka
+        elif _empty_list(then_t) and kb in LIST_KINDS:
+            ka = kb
         return f"({a} if {c} else {b})", (ka if ka == kb else "any")
 
     def where(self, t, s):

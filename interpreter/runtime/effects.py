@@ -286,7 +286,14 @@ def keep(g, v):
 def keep_fresh(g, v):
     """A new list about to be kept (nothing else holds it: no copy), within the caps and paid for."""
     if type(v) is list:
-        spend(g, size(v))
+        n = len(v)
+        if n <= 64 and list not in map(type, v):   # a short flat list (the common case): paid inline
+            w = g.work - n
+            g.work = w
+            if w < 0:
+                raise over_items()
+        else:
+            spend(g, size(v))
     return v
 
 
