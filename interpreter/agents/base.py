@@ -168,16 +168,28 @@ def play(game, agents) -> dict:
     """Drive a game to its end with one agent per seat; return its result. An agent is a built-in one
     (`make_agent`) or an object of one's own with `choose(view, options)`."""
     agents = [adopt(a) for a in agents]
+    picks = [picker(a) for a in agents]
     while game.state.result is None:
-        player = game.state.pending[1]
+        pending = game.state.pending
+        player = pending[1]
         agent = agents[player]
-        choice = agent.choose(Request(game, player))
+        pick = picks[player]
+        choice = agent.choose(Request(game, player)) if pick is None else pick(len(pending[2]))
         # against the decision pending now (an agent may have changed the game, as undo does)
         pending = game.state.pending
         if pending is None or type(choice) is not int or not 0 <= choice < len(pending[2]):
             choice = checked(choice, game, agent)   # refused with a clear message
         game.apply(choice)
     return game.result
+
+
+def picker(agent):
+    """An agent's `pick(count)`, for an agent whose choice reads nothing but the number of options (it
+    defines `pick` beside its `choose`: a subclass that changes `choose` alone is asked with a Request)."""
+    for cls in type(agent).__mro__:
+        if "choose" in cls.__dict__:
+            return agent.pick if "pick" in cls.__dict__ else None
+    return None
 
 
 def checked(choice, game, agent) -> int:

@@ -18,6 +18,10 @@ class RandomAgent(Agent):
     def choose(self, request: Request) -> int:
         return below(self.rng, request.count)   # rng.randrange(count), with fewer calls
 
+    def pick(self, count: int) -> int:
+        """The same choice from the number of options alone (agents.play asks this way, without a Request)."""
+        return below(self.rng, count)
+
 
 class FirstAgent(Agent):
     """Always the first legal option: a deterministic baseline."""
@@ -28,4 +32,7 @@ class FirstAgent(Agent):
         pass
 
     def choose(self, request: Request) -> int:
+        return 0
+
+    def pick(self, count: int) -> int:
         return 0
