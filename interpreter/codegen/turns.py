@@ -99,9 +99,13 @@ class _Writer:
             lines.node = turn
             lines.add(comment(f"{turn.text} ({where(turn.loc)})" if turn.loc is not None else turn.text))
             lines.add("frame[1] = 1")
-            lines.add(f"{b.ns.const(turn, 'K_turn')}.run(vm, g, frame)   # the turn counted (or its limit reached)")
-            lines.add("if g.result is not None:")
-            lines.add("    return True")
+            # the turn counted, as TurnStart.run counts it (at the limit, it ends the game stalled)
+            lines.add(f"if g.turn >= {int(turn.limit)}:")
+            lines.add(f"    {b.ns.const(turn, 'K_turn')}.run(vm, g, frame)")
+            lines.add("    if g.result is not None:")
+            lines.add("        return True")
+            lines.add("else:")
+            lines.add("    g.turn += 1")
             pos = self.effects(1, steps)
             if pos is not None:
                 self.steps(pos, steps, listed)

@@ -4,7 +4,8 @@ from __future__ import annotations
 from lark import Tree
 
 from ..errors import did_you_mean
-from ..expr.compiler import ExprError, Scope, member_of
+from ..expr.compiler import ExprError, Scope, has_tree, member_of
+from ..runtime.effects import FRONT_WORDS
 from ..expr.parser import parse
 from .base import Effect, ref
 from .text import END_WORDS, cards, code, end_of
@@ -68,13 +69,47 @@ class Move(Effect):
         s, d = w.expr(self.src, py), w.expr(self.dst, py)
         at = "None" if self.at is None else w.const(self.at, "K_at")
         if self.cards is not None:
-            w.add(f"N_move_cards(vm, g, {s}, {d}, {w.expr(self.cards, py)}, {at}, e, "
-                  f"{w.const(self.text, 'S_text')}, {bool(self.unsure)})")
+            text = w.const(self.text, 'S_text')
+            word = getattr(self.at, "word", None)
+            if self.unsure or w.rs.card_resets or (self.at is not None and word is None and not has_tree(self.at)):
+                w.add(f"N_move_cards(vm, g, {s}, {d}, {w.expr(self.cards, py)}, {at}, e, {text}, {bool(self.unsure)})")
+                return
+            self.emit_inline(w, py, s, d, at, text, word)
             return
         k = "None" if self.count is None else w.expr(self.count, py)
         take = "None" if self.take is None else w.const(self.take, "K_take")
         w.call_or_else(f"N_move_top(vm, g, {s}, {d}, {k}, {take}, {at}, e, g.layout.refill)",
                        self.if_empty, py)
+
+    def emit_inline(self, w, py, s, d, at, text, word) -> None:
+        """Given cards moved by generated code where runtime/effects.move_cards would take its shortest way (a
+        short list of cards from a short zone, nothing recorded nor shown to anyone, no card variable to
+        reset): the same cards removed and placed, the same error for a card not there; anything else is
+        left to move_cards."""
+        vs, vd, vc, zs = w.fresh("s"), w.fresh("d"), w.fresh("c"), w.fresh("z")
+        w.add(f"{vs} = {s}")
+        w.add(f"{vd} = {d}")
+        w.add(f"{vc} = {w.expr(self.cards, py)}")
+        w.add(f"{zs} = g.zones[{vs}]")
+        w.add(f"if type({vc}) is not list or vm.record or g.known or len({vc}) > 8 or len({zs}) > 64 or {vc} is {zs}:")
+        w.add(f"    N_move_cards(vm, g, {vs}, {vd}, {vc}, {at}, e, {text}, False)")
+        w.add(f"elif {vc}:")
+        with w.indent():
+            x = w.fresh("x")
+            w.add("try:")
+            w.add(f"    for {x} in {vc}:")
+            w.add(f"        {zs}.remove({x})")
+            w.add("except ValueError:")
+            w.add(f"    raise N_card_not_in_zone({text}) from None")
+            if self.at is None or (word is not None and word not in FRONT_WORDS):
+                w.add(f"g.zones[{vd}].extend({vc})")
+            elif word is not None:
+                w.add(f"g.zones[{vd}][0:0] = {vc}")
+            else:
+                w.add(f"if N_is_front({w.expr(self.at, py)}):")
+                w.add(f"    g.zones[{vd}][0:0] = {vc}")
+                w.add("else:")
+                w.add(f"    g.zones[{vd}].extend({vc})")
 
     @classmethod
     def explain(cls, f, _):
@@ -91,7 +126,9 @@ def end_word(c, path, value, scope):
     parameter's values are known: each must name an end)."""
     names = c.ctx.names
     if isinstance(value, str) and value in END_WORDS:
-        return lambda g, e, it, v=value: v
+        fn = lambda g, e, it, v=value: v  # noqa: E731
+        fn.word = value   # known at load: generated code places the cards without asking it
+        return fn
     if isinstance(value, str) and c.valid_name(value) and value not in scope.locals and value not in names.all_names():
         c.ctx.fail(path, f"'{value}' names no end of a zone: use start, left, top, first, front "
                    "or end, right, bottom, last, back", "bad-end", did_you_mean(value, END_WORDS))

@@ -293,6 +293,7 @@ WALKS = {"sum", "min", "max", "distinct", "counts", "take", "drop", "reverse", "
 SCALAR_KINDS = {"int", "bool", "str", "player", "card", "none"}
 LIST_KINDS = {"cards", "players", "list", "values", "groups"}
 MAX_EXPANSIONS = 1000   # calls of the ruleset's functions inlined into one expression
+SHARED_RANGE = 64   # a range of at most this many numbers known at load is a constant list
 
 
 class _Compiler:
@@ -827,6 +828,10 @@ class _Compiler:
         if not fn.per_item:
             if fn.name == "range":
                 known = [int(v) for v in values if v.isdigit()]
+                if len(known) == len(values) and known[-1] - (known[0] if len(known) == 2 else 0) <= SHARED_RANGE:
+                    # a few numbers known at load: one list made once and shared (nothing changes a list an
+                    # expression returns), which costs nothing to make; walking it still pays
+                    return self.ns.const(list(range(*known)), "K_range")
                 if len(known) == len(values) and known[-1] - (known[0] if len(known) == 2 else 0) <= MAX_RANGE:
                     return f"R_made(g, list(range({', '.join(values)})))"   # of numbers known at load: no checks
                 return f"R_made(g, {impl}({', '.join(values)}))"   # a range pays for the list it makes
@@ -843,7 +848,7 @@ class _Compiler:
         if how == "key":
             # a bare card attribute per item: looked up in its table, without a call per item
             if fn.name == "groups":
-                return f"R_groups_by({walked(src)}, {self.table(per)})"
+                return f"R_groups_of(g, {walked_source(src)}, {self.table(per)})"   # the walk paid inside
             if fn.name == "map":
                 item = self.ns.fresh("x")
                 return f"[{self.table(per)}[{item}] for {item} in {walked(src)}]"

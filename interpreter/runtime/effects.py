@@ -53,9 +53,14 @@ def move_cards(vm, g, s, d, cards, at, env, text, unsure=True) -> None:
             try:
                 src.remove(c)
             except ValueError:
-                raise GameError(f"a card to move is not in the source zone ({text})", "card-not-in-zone")
+                raise card_not_in_zone(text) from None
     if cards:
         _place(vm, g, s, d, cards, at, env)
+
+
+def card_not_in_zone(text) -> GameError:
+    """The error of a move whose given cards are not all in the zone they leave (`text`: the move)."""
+    return GameError(f"a card to move is not in the source zone ({text})", "card-not-in-zone")
 
 
 def _take(src, cards, text) -> None:
@@ -65,7 +70,7 @@ def _take(src, cards, text) -> None:
     for c in cards:
         i = place.pop(c, None)
         if i is None:
-            raise GameError(f"a card to move is not in the source zone ({text})", "card-not-in-zone")
+            raise card_not_in_zone(text)
         gone.add(i)
     src[:] = [c for i, c in enumerate(src) if i not in gone]
 

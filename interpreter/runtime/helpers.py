@@ -253,8 +253,13 @@ def any_in(items, values, value):
     return value in map(values, items)
 
 
-def groups_by(items, table):
-    """groups(items, attr): the items split into lists by a card attribute's value, in first-seen order."""
+def groups_of(g, items, table):
+    """groups(items, attr): the items split into lists by a card attribute's value, in first-seen order; the
+    walk over the items paid for (as R_walk would, in the same call)."""
+    w = g.work - len(items)
+    g.work = w
+    if w < 0:
+        raise over_items()
     groups = {}
     for x in items:
         groups.setdefault(table[x], []).append(x)
