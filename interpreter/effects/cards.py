@@ -78,8 +78,32 @@ class Move(Effect):
             return
         k = "None" if self.count is None else w.expr(self.count, py)
         take = "None" if self.take is None else w.const(self.take, "K_take")
-        w.call_or_else(f"N_move_top(vm, g, {s}, {d}, {k}, {take}, {at}, e, g.layout.refill)",
-                       self.if_empty, py)
+        taken = getattr(self.take, "word", None)
+        word = getattr(self.at, "word", None)
+        if (self.count is None or w.rs.card_resets or (self.take is not None and taken is None)
+                or (self.at is not None and word is None and not has_tree(self.at))):
+            w.call_or_else(f"N_move_top(vm, g, {s}, {d}, {k}, {take}, {at}, e, g.layout.refill)",
+                           self.if_empty, py)
+            return
+        # the shortest way of runtime/effects.move_top inline: k cards there (no refill), nothing recorded nor
+        # shown to anyone, no card variable to reset; anything else is left to move_top
+        vs, vd, vk, zs, vc = w.fresh("s"), w.fresh("d"), w.fresh("k"), w.fresh("z"), w.fresh("c")
+        w.add(f"{vs} = {s}")
+        w.add(f"{vd} = {d}")
+        w.add(f"{vk} = {k}")
+        w.add(f"{zs} = g.zones[{vs}]")
+        w.add(f"if vm.record or g.known or type({vk}) is not int or not 0 < {vk} <= len({zs}):")
+        with w.indent():
+            w.call_or_else(f"N_move_top(vm, g, {vs}, {vd}, {vk}, {take}, {at}, e, g.layout.refill)", self.if_empty, py)
+        w.add("else:")
+        with w.indent():
+            if taken is None or taken in FRONT_WORDS:
+                w.add(f"{vc} = {zs}[:{vk}]")
+                w.add(f"del {zs}[:{vk}]")
+            else:
+                w.add(f"{vc} = {zs}[-{vk}:]")
+                w.add(f"del {zs}[-{vk}:]")
+            self.place(w, py, vd, vc, word)
 
     def emit_inline(self, w, py, s, d, at, text, word) -> None:
         """Given cards moved by generated code where runtime/effects.move_cards would take its shortest way (a
@@ -101,15 +125,20 @@ class Move(Effect):
             w.add(f"        {zs}.remove({x})")
             w.add("except ValueError:")
             w.add(f"    raise N_card_not_in_zone({text}) from None")
-            if self.at is None or (word is not None and word not in FRONT_WORDS):
-                w.add(f"g.zones[{vd}].extend({vc})")
-            elif word is not None:
-                w.add(f"g.zones[{vd}][0:0] = {vc}")
-            else:
-                w.add(f"if N_is_front({w.expr(self.at, py)}):")
-                w.add(f"    g.zones[{vd}][0:0] = {vc}")
-                w.add("else:")
-                w.add(f"    g.zones[{vd}].extend({vc})")
+            self.place(w, py, vd, vc, word)
+
+    def place(self, w, py, vd, vc, word) -> None:
+        """The moved cards `vc` put at the end of slot `vd` that `at` names (as runtime/effects._place puts
+        them; `word`: the end, when the ruleset writes it)."""
+        if self.at is None or (word is not None and word not in FRONT_WORDS):
+            w.add(f"g.zones[{vd}].extend({vc})")
+        elif word is not None:
+            w.add(f"g.zones[{vd}][0:0] = {vc}")
+        else:
+            w.add(f"if N_is_front({w.expr(self.at, py)}):")
+            w.add(f"    g.zones[{vd}][0:0] = {vc}")
+            w.add("else:")
+            w.add(f"    g.zones[{vd}].extend({vc})")
 
     @classmethod
     def explain(cls, f, _):
