@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..engine import nodes as vm
 from ..expr.compiler import Scope
 from ..expr.emit import key, local_name
+from ..runtime.effects import MAX_LOOP
 from ..runtime.values import ELEMENT
 from .base import Effect, ref
 from .text import code, words
@@ -87,9 +88,13 @@ class While(Effect, vm.Repeat):
         where = w.const(self.where(), "S_where")
         w.add(f"if {go_on}:")
         with w.indent():
-            w.add(f"{limit} = N_loop_limit(vm, {w.expr(self.limit, py)}, {where})")
-            w.add(f"if {limit} < 1:")
-            w.add("    return True")
+            most = getattr(self.limit, "constant", None)
+            if most is not None and type(most[0]) is int and 1 <= most[0] <= MAX_LOOP:
+                w.add(f"{limit} = {int(most[0])}")   # a `max` written as a number: N_loop_limit has nothing to do
+            else:
+                w.add(f"{limit} = N_loop_limit(vm, {w.expr(self.limit, py)}, {where})")
+                w.add(f"if {limit} < 1:")
+                w.add("    return True")
             w.add(f"{n} = 1")
             w.add("while True:")
             with w.indent():

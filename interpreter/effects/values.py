@@ -181,8 +181,20 @@ class Let(Effect):
         for name, value in self.bindings:
             v = w.expr(value, py)
             var = local_name(name)
-            v = f"N_keep(g, {v})" if not fresh(value) else (v if value.kind in SCALAR_KINDS else f"N_keep_fresh(g, {v})")
-            w.add(f"e[{key(name)}] = {var} = {v}")
+            if value.kind in ("cards", "players"):
+                # a list of cards or players (never a list inside): copied (a zone is a live list) unless new,
+                # and paid for, inline, as N_keep and N_keep_fresh do
+                w.add(f"{var} = {v}")
+                w.add(f"if type({var}) is list:")
+                if not fresh(value):
+                    w.add(f"    {var} = {var}[:]")
+                w.add(f"    g.work = _w = g.work - len({var})")
+                w.add("    if _w < 0:")
+                w.add("        raise R_over_items()")
+                w.add(f"e[{key(name)}] = {var}")
+            else:
+                v = f"N_keep(g, {v})" if not fresh(value) else (v if value.kind in SCALAR_KINDS else f"N_keep_fresh(g, {v})")
+                w.add(f"e[{key(name)}] = {var} = {v}")
             py[name] = var
 
     @classmethod

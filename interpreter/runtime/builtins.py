@@ -217,15 +217,15 @@ def _last(xs):
 
 
 def _take(xs, k):
-    return list(xs[:max(k, 0)])
+    return xs[:max(k, 0)] if type(xs) is list else list(xs[:max(k, 0)])   # a slice of a list is a new list
 
 
 def _drop(xs, k):
-    return list(xs[max(k, 0):])
+    return xs[max(k, 0):] if type(xs) is list else list(xs[max(k, 0):])
 
 
 def _reverse(xs):
-    return list(reversed(xs))
+    return xs[::-1] if type(xs) is list else list(reversed(xs))
 
 
 def _filter(xs, f):
