@@ -109,7 +109,7 @@ def test_a_step_name_is_only_ever_a_comment_or_a_cleaned_name(payload):
     for line in source.splitlines():
         if "import" in line:
             code = line.strip()
-            assert code.startswith("#") or re.fullmatch(r"(def )?[A-Za-z0-9_]+\((g, e, me|g, e, g\.current|vm, g, _f, option, player)\):?", code) \
+            assert code.startswith("#") or re.fullmatch(r"(def )?[A-Za-z0-9_]+\((g, e, me|g, e, g\.current|vm, g, _f, _option, _player)\):?", code) \
                 or re.fullmatch(r"_o = [A-Za-z0-9_]+\(g, e, g\.current\)", code), line
 
 

@@ -31,6 +31,7 @@ class Fuser:
         self._visiting = set()  # procedure blocks being checked (a procedure that calls itself is not fused)
         self.procedures = {}    # block id -> generated function name
         self.other = None       # how the segment being written reads a name it has not bound
+        self.stop = "return True"   # the statement that leaves the code being written when the game stopped
 
     # what may be fused -------------------------------------------------------------------------
     def fusible(self, node) -> bool:
@@ -81,12 +82,30 @@ class Fuser:
             self.other = other
             self.statements(nodes, {"me": "me"})
             self.other = None
+            if not lines.reads("me", at):
+                lines.drop(at - 1)   # `me` read nowhere: not looked up
+                at -= 1
             lines.insert(at, [f"{local_name(n)} = e[{key(n)}]" for n in entry])
             lines.node = None
-            if lines.lines[-1] != "    " * lines.depth + "return True":   # an effect that ends the segment
+            if lines.lines[-1] != "    " * lines.depth + self.stop:   # an effect that ends the segment
                 lines.add("return False")
         lines.add("")
         lines.add("")
+
+    def inline(self, nodes, names) -> None:
+        """The nodes written where the code being written is, with the environment `e` and the Python
+        variables `me` and `names` (each local name it reads) already set; when the game stops inside, that
+        code returns false (the VM goes on), where a segment would return true."""
+        self.lines.node = nodes[0]
+        py = {"me": "me", **{n: local_name(n) for n in names}}
+
+        def other(name):   # a name read before it is bound: read from the environment
+            return f"e[{key(name)}]"
+        self.other, self.stop = other, "return False"
+        try:
+            self.statements(nodes, py)
+        finally:
+            self.other, self.stop = None, "return True"
 
     def procedure(self, bid, title) -> str:
         """The function of a procedure's block (called with its own environment)."""

@@ -212,7 +212,7 @@ def _generate(rs, b) -> None:
             fname = b.ns.fresh_global(f"B_{role}" if i == 0 else f"B_{role}_from{i}")
             fuser.segment(list(block[i:j]), fname, f"{role}: effects {i + 1} to {j} of {len(block)}")
             runs.append((bid, i, j, fname, tail))
-    fused, after = emit_turns(b, runs,
+    fused, after = emit_turns(b, fuser, runs,
                        {id(node): fname for node, fname in installs if type(node) is F.Step},
                        {id(node): fname for node, fname in ends})
     while b.later:

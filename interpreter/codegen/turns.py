@@ -23,14 +23,15 @@ return false, and the VM goes on from there.
 from __future__ import annotations
 
 from ..engine import flow as F
-from ..expr.emit import comment, key, where
+from ..expr.emit import comment, key, local_name, where
 
 
-def emit_turns(b, runs, listed: dict, ends: dict) -> tuple[list, list]:
+def emit_turns(b, fuser, runs, listed: dict, ends: dict) -> tuple[list, list]:
     """Write the turn's transition functions; returns [(flow node, function name)] to install as `fused`,
     and [(step, function name)] to install as `after`.
 
-    `runs`: the segments, (block id, start, end, function name, whether it ends in a tail); `listed`:
+    `fuser`: what writes effects (an action's effects are written into a step's `A_` function); `runs`: the
+    segments, (block id, start, end, function name, whether it ends in a tail); `listed`:
     id(step) -> the name of its generated options; `ends`: id(end checks) -> the name of its generated end
     conditions."""
     rs = b.rs
@@ -41,7 +42,7 @@ def emit_turns(b, runs, listed: dict, ends: dict) -> tuple[list, list]:
     segments = {i: (j, fname) for bid, i, j, fname, _ in runs if rs.blocks[bid] is body}
     start = b.ns.fresh_global("T_turn_start")
     end = b.ns.fresh_global("T_turn_end")
-    writer = _Writer(b, body, segments)
+    writer = _Writer(b, body, segments, fuser)
     writer.start(start, loop, steps, listed)
     writer.end(end, start, loop, steps, ends)
     whole = {bid: fname for bid, i, j, fname, tail in runs if i == 0 and j == len(rs.blocks[bid]) and not tail}
@@ -54,8 +55,8 @@ def emit_turns(b, runs, listed: dict, ends: dict) -> tuple[list, list]:
 
 
 class _Writer:
-    def __init__(self, b, body, segments):
-        self.b, self.lines, self.body, self.segments = b, b.lines, body, segments
+    def __init__(self, b, body, segments, fuser):
+        self.b, self.lines, self.body, self.segments, self.fuser = b, b.lines, body, segments, fuser
 
     def effects(self, pos: int, stop) -> int | None:
         """Statements that run the turn's block from `pos` up to the node `stop` (its position is returned);
@@ -175,20 +176,21 @@ class _Writer:
             return None
         fname = b.ns.fresh_global(f"A_{step.name}")
         lines.node = step
-        lines.add(f"def {fname}(vm, g, _f, option, player):")
+        # the names of this function start with _: an author's local names never do (expr/emit.local_name)
+        lines.add(f"def {fname}(vm, g, _f, _option, _player):")
         with lines.indent():
             lines.add(comment(f"a choice of the step {step.text} applied, then on to the next decision"))
             lines.add(f"if _f[3] != {int(steps.id)} or _f[1] != {k + 1}:")
             lines.add("    return None   # not where the steps' frame asks it: Choose.resume applies it")
-            lines.add("i, args = option")
+            lines.add("_i, _args = _option")
             for i, action in enumerate(step.actions):
                 if action.block is None:
                     continue
                 block = b.rs.blocks[action.block]
                 lines.node = block[0]   # an error here is the segment's, as Game.run_segment tells it
-                lines.add(f"{'if' if i == 0 else 'elif'} i == {i}:")
-                env = ", ".join([f"{key(n)}: args[{j}]" for j, n in enumerate(action.all_names)])
-                env = f"{{'me': player{', ' if env else ''}{env}}}"
+                lines.add(f"{'if' if i == 0 else 'elif'} _i == {i}:")
+                env = ", ".join([f"{key(n)}: _args[{j}]" for j, n in enumerate(action.all_names)])
+                env = f"{{'me': _player{', ' if env else ''}{env}}}"
                 with lines.indent():
                     if action.block not in whole:
                         # effects that ask a decision: their block pushed, as Choose._apply pushes it
@@ -196,9 +198,14 @@ class _Writer:
                         lines.add(f"vm.push({int(action.block)}, {env})")
                         lines.add("return False")
                         continue
-                    lines.add(comment(f"{action.name}: its effects, as Game.run_segment runs them"))
-                    lines.add(f"if {whole[action.block]}(vm, g, {env}):")
-                    lines.add("    return False   # the game or the turn stopped inside: the VM goes on")
+                    # its effects, written here as its segment is (Game.run_segment runs that one)
+                    lines.add(comment(f"{action.name}: its effects"))
+                    lines.add(f"e = {env}")
+                    lines.add("me = _player")
+                    for j, n in enumerate(action.all_names):
+                        lines.add(f"{local_name(n)} = _args[{j}]")
+                    self.fuser.inline(list(block), action.all_names)
+                    lines.node = block[0]
                     lines.add(f"vm.steps = _s = vm.steps - {len(block) + 1}")
                     lines.add("if _s < 0:")
                     lines.add("    raise vm.over_nodes()")

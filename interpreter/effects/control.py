@@ -94,7 +94,7 @@ class While(Effect, vm.Repeat):
             else:
                 w.add(f"{limit} = N_loop_limit(vm, {w.expr(self.limit, py)}, {where})")
                 w.add(f"if {limit} < 1:")
-                w.add("    return True")
+                w.add(f"    {w.stop}")
             w.add(f"{n} = 1")
             w.add("while True:")
             with w.indent():
@@ -106,7 +106,7 @@ class While(Effect, vm.Repeat):
                 w.add("    break")
                 w.add(f"if {n} >= {limit}:")
                 w.add(f"    N_loop_spent(vm, {limit}, {where})")
-                w.add("    return True")
+                w.add(f"    {w.stop}")
                 w.add(f"{n} += 1")
 
     @classmethod
@@ -218,7 +218,7 @@ class Call(Effect):
             return
         fname = w.procedure(self.block, self.name or f"block{self.block}")
         w.add(f"if {fname}(vm, g, {{{env}}}):")
-        w.add("    return True")
+        w.add(f"    {w.stop}")
 
     @classmethod
     def explain(cls, name, e):

@@ -20,7 +20,7 @@ class EndTurn(Effect):
 
     def emit(self, w, py):
         w.add(f"{self.runtime}(vm, g)")
-        w.add("return True")
+        w.add(w.stop)
 
     @classmethod
     def explain(cls, value, item):
@@ -67,7 +67,7 @@ class EndGame(Effect):
     def emit(self, w, py):
         winners = "None" if self.winners is None else w.expr(self.winners, py)
         w.add(f"vm.finish({w.const(self.reason, 'S_reason')}, {winners})")
-        w.add("return True")
+        w.add(w.stop)
 
     @classmethod
     def explain(cls, f, _):

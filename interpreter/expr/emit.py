@@ -129,6 +129,15 @@ class Lines:
     def mark(self) -> int:
         return len(self.lines)
 
+    def reads(self, name: str, start: int) -> bool:
+        """Whether a line from `start` on names the Python variable `name` (outside its quoted texts)."""
+        word = re.compile(rf"(?<![\w'\"]){re.escape(name)}(?![\w'\"])")
+        return any(word.search(line) for line in self.lines[start:])
+
+    def drop(self, i: int) -> None:
+        """Remove line i (written before it was known to be needed)."""
+        del self.lines[i], self.owner[i], self.loops[i]
+
     def insert(self, at: int, texts: list) -> None:
         """Lines written before `at`, at the current depth, once what comes after them is known."""
         self.lines[at:at] = ["    " * self.depth + t for t in texts]

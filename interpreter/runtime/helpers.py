@@ -309,10 +309,55 @@ def per_ne(impl, items, table, value):
     return impl(items, lambda x: table[x] != value)
 
 
+def _paid_list(g, xs, name):
+    """A list or tuple a slicing builtin walks, paid for by its length; anything else refused in its words."""
+    t = type(xs)
+    if t is not list and t is not tuple:
+        raise X.call_error(name, [xs])
+    w = g.work - len(xs)
+    g.work = w
+    if w < 0:
+        raise over_items()
+
+
+# take, drop and reverse: checked, paid for and sliced in one call (a slice of a list is a new list)
+def take_of(g, xs, k):
+    if type(xs) is not list:
+        _paid_list(g, xs, "take")
+        return list(xs[:max(k, 0)])
+    w = g.work - len(xs)
+    g.work = w
+    if w < 0:
+        raise over_items()
+    return xs[:max(k, 0)]
+
+
+def drop_of(g, xs, k):
+    if type(xs) is not list:
+        _paid_list(g, xs, "drop")
+        return list(xs[max(k, 0):])
+    w = g.work - len(xs)
+    g.work = w
+    if w < 0:
+        raise over_items()
+    return xs[max(k, 0):]
+
+
+def reverse_of(g, xs):
+    if type(xs) is not list:
+        _paid_list(g, xs, "reverse")
+        return list(reversed(xs))
+    w = g.work - len(xs)
+    g.work = w
+    if w < 0:
+        raise over_items()
+    return xs[::-1]
+
+
 def walkers() -> dict:
     """The W_ helper of every builtin that walks its first argument, by name."""
-    out = {name: _walker(name, BUILTINS[name])
-           for name in ("min", "max", "distinct", "counts", "reverse", "sort", "take", "drop", "index_of")}
+    out = {name: _walker(name, BUILTINS[name]) for name in ("min", "max", "distinct", "counts", "sort", "index_of")}
+    out.update(take=take_of, drop=drop_of, reverse=reverse_of)
     # count(distinct(xs)) without the list of distinct values; sum within the cap of numbers
     out.update({"count_distinct": _walker("distinct", count_distinct), "sum": _walker("sum", total)})
     return out
