@@ -209,27 +209,40 @@ def count_distinct(items):
 
 def distinct_of(g, cards, table):
     """distinct(cards.attr): the values made and paid for (as R_walk does), then paid for again as
-    distinct's walk (as its W_ helper does), in one call."""
-    spend(g, len(cards))
+    distinct's walk (as its W_ helper does), in one call (the payments inline: these run often)."""
+    n = len(cards)
+    g.work = w = g.work - n
+    if w < 0:
+        raise over_items()
     values = [table[c] for c in cards]
-    spend(g, len(values))
+    g.work = w = w - n
+    if w < 0:
+        raise over_items()
     return _distinct(values)
 
 
 def count_distinct_of(g, cards, table):
     """count(distinct(cards.attr)), paid for as distinct_of is."""
-    spend(g, len(cards))
+    n = len(cards)
+    g.work = w = g.work - n
+    if w < 0:
+        raise over_items()
     try:
         k = len({table[c] for c in cards})
     except TypeError:   # an item that is not a card (raised again below), or values that are lists
         return count_distinct(_paid_values(g, cards, table))
-    spend(g, len(cards))   # the values' walk: one value per card
+    g.work = w = w - n   # the values' walk: one value per card
+    if w < 0:
+        raise over_items()
     return k
 
 
 def counts_of(g, cards, table):
     """counts(cards.attr), paid for as distinct_of is."""
-    spend(g, len(cards))
+    n = len(cards)
+    g.work = w = g.work - n
+    if w < 0:
+        raise over_items()
     tally = {}
     try:
         for c in cards:
@@ -237,7 +250,9 @@ def counts_of(g, cards, table):
             tally[v] = tally.get(v, 0) + 1
     except TypeError:   # an item that is not a card (raised again below), or values that are lists
         return _counts(_paid_values(g, cards, table))
-    spend(g, len(cards))   # the values' walk: one value per card
+    g.work = w = w - n   # the values' walk: one value per card
+    if w < 0:
+        raise over_items()
     return list(tally.values())
 
 
