@@ -21,7 +21,7 @@ from interpreter.envs.actions import ActionLayout, Decision, relative_name
 from interpreter.envs.domains import INT_CAP, Reader
 from interpreter.envs.session import IllegalAction, Session
 from interpreter.runtime.values import Card, Player
-from helpers import hidden_games, rules as loaded, shipped_rulesets
+from helpers import ROOT, hidden_games, rules as loaded, shipped_rulesets
 from test_agents_leak import disguised_fully, moments
 from test_views_leak import TEST_PARAMS
 
@@ -559,6 +559,33 @@ def test_without_the_extra_one_line_says_what_to_install(monkeypatch):
             make("cubirds", 2)
         assert str(caught.value) == "the reinforcement-learning environments need the rl extra: pip install 'rulebook[rl]'"
         assert isinstance(caught.value, ImportError) and isinstance(caught.value, RulebookError)
+
+
+def test_the_labels_are_the_engines_and_are_made_when_read():
+    env = rulebook_env("cubirds", 2)
+    env.reset(seed=2)
+    info = env.infos[env.agent_selection]
+    decision = env.session.game.decision
+    legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
+    assert info["labels"]._labels is None and len(info["labels"]) == len(legal)   # nothing made yet
+    env.step(int(legal[-1]))   # the game moves on; the labels are those of the decision they were given at
+    assert list(info["labels"]) == list(legal) and info["labels"].prompt == decision.prompt
+    assert sorted(info["labels"].values()) == sorted(decision.options)
+    assert rulebook_env("cubirds", 2, labels=False).session.labels is False
+
+
+def test_the_example_trains_and_judges(capsys):
+    sys.path.insert(0, str(ROOT / "examples"))
+    try:
+        import train_linear
+    finally:
+        sys.path.remove(str(ROOT / "examples"))
+    train_linear.main(["--ruleset", "lanterns", "--episodes", "20", "--eval", "10"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "lanterns, 2 players, against random: 146 actions, observations of 161 numbers"
+    assert lines[1].startswith("  trained on 20 games: won ")
+    assert lines[2].startswith("  trained: won ") and " of 10 games, " in lines[2] and "95% interval" in lines[2]
+    assert lines[3].startswith("untrained: won ") and lines[4].startswith("the trained agent ")
 
 
 def test_render_shows_the_table_to_an_onlooker_and_who_is_asked():
