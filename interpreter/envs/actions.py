@@ -38,8 +38,7 @@ class Places:
         for me in range(n):
             self.index.append([-1] * layout.total)
         for z in rs.zone_list:
-            for member in z.member_keys(layout.size[z.zid]):
-                m = z.member_keys(layout.size[z.zid]).index(member)
+            for m, member in enumerate(z.member_keys(layout.size[z.zid])):
                 for r in (range(n) if z.per_player else [None]):
                     level = z.others_see if r is None or r > 0 else z.owner_sees
                     if level == "cards":
@@ -98,7 +97,8 @@ class Slot:
         if t is str:
             return self.consts.get(v, -1)
         if t is list or t is tuple:
-            if self.lists_at >= 0 and (v and type(v[0]) is Card or not v and () not in self.consts):
+            # a list of cards (an empty one too, unless the empty list is one of the slot's constants)
+            if self.lists_at >= 0 and ((v and type(v[0]) is Card) or (not v and () not in self.consts)):
                 c = d.group(v, self.empty)
                 return -1 if c < 0 else self.lists_at + c
         return self.consts.get(const_key(v), -1)
@@ -184,7 +184,7 @@ class ActionLayout:
         self.kinds = []
         offset = 0
 
-        def add(name, choice, slots_of):
+        def add(name, slots_of):
             nonlocal offset
             slots = [Slot(a, reader.domain(d, d.kind), players, self.face_count, hidden) for a, d in slots_of]
             kind = Kind(name, slots, offset)
@@ -192,14 +192,14 @@ class ActionLayout:
             offset += kind.size
             return kind
         decisions = [node for node in rs.nodes if isinstance(node, Choose)]
-        self.pass_kind = add("pass", None, []) if any(node.optional for node in decisions) else None
+        self.pass_kind = add("pass", []) if any(node.optional for node in decisions) else None
         subsets = [c for c in rs.actions.values() if c.subsets]
         subsets += [node.choice for node in decisions if node.actions is None and node.choice.subsets]
-        self.done_kind = add("done", None, []) if subsets else None
+        self.done_kind = add("done", []) if subsets else None
         by_action = {}
         for action in rs.actions.values():
             if any(node.actions is not None and action in node.actions for node in decisions):
-                by_action[id(action)] = add(action.name, action, zip(action.arg_names, action.domains))
+                by_action[id(action)] = add(action.name, zip(action.arg_names, action.domains))
         # node id -> the kind of each of its option's action indexes
         self.node_kinds = {}
         for node in decisions:
@@ -207,12 +207,12 @@ class ActionLayout:
                 self.node_kinds[node.id] = [by_action[id(a)] for a in node.actions]
             else:
                 name = f"choose ({_prompt(node)})"
-                self.node_kinds[node.id] = [add(name, node.choice, zip(node.choice.arg_names, node.choice.domains))]
+                self.node_kinds[node.id] = [add(name, zip(node.choice.arg_names, node.choice.domains))]
         self.pick_kinds = {}
         for choice in subsets:
             for j, sub in enumerate(choice.subsets):
                 name = f"{_choice_name(choice, decisions)}: pick {sub.name}"
-                self.pick_kinds[(id(choice), j)] = add(name, choice, [(sub.name, sub.domain)])
+                self.pick_kinds[(id(choice), j)] = add(name, [(sub.name, sub.domain)])
         self.overflow_at = offset
         self.size = offset + OVERFLOW
         # the points of decision an observation names: each decision node, and each subset being picked
@@ -281,9 +281,9 @@ class ActionLayout:
                 if first is None:
                     taken[index] = pos
                     continue
-                if d.key(kind, options[first][1]) == d.key(kind, args):
+                if d.key(options[first][1]) == d.key(args):
                     continue   # the same move as an option already numbered: one index
-            key = (kind.offset if kind is not None else i, d.key(kind, args))
+            key = (kind.offset if kind is not None else i, d.key(args))
             if key in keys:
                 continue
             if over < self.size:
@@ -344,7 +344,7 @@ class Decision:
             self._groups[id(cards)] = code
         return code
 
-    def key(self, kind, args) -> tuple:
+    def key(self, args) -> tuple:
         """What an option means to its chooser, whole: options with equal keys are the same move."""
         return tuple(self._value_key(v) for v in args)
 
