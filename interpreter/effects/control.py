@@ -11,6 +11,7 @@ from ..expr.emit import key, local_name
 from ..runtime.effects import MAX_LOOP
 from ..runtime.values import ELEMENT
 from .base import Effect, ref
+from .values import unshared
 from .text import code, words
 
 DEFAULT_LOOP_MAX = 1000
@@ -153,7 +154,8 @@ class ForEach(Effect, vm.ForEach):
 
     def emit(self, w, py):
         var = local_name(self.name)
-        w.add(f"for {var} in N_keep(g, {w.expr(self.items, py)}):")
+        keep = "N_keep_fresh" if unshared(self.items) else "N_keep"   # a zone is a live list: its cards copied
+        w.add(f"for {var} in {keep}(g, {w.expr(self.items, py)}):")
         with w.indent():
             w.loop_pass(self)
             w.add(f"e[{key(self.name)}] = {var}")

@@ -26,6 +26,13 @@ def fresh(fn) -> bool:
     return _new_list(tree)
 
 
+def unshared(fn) -> bool:
+    """Whether a list a loop walks needs no copy: new (see `_new_list`) or written in the ruleset (a list
+    written out is made once and never changed)."""
+    tree = getattr(fn, "tree", None)
+    return tree is not None and (_new_list(tree) or tree.data == "list_")
+
+
 def _new_list(tree) -> bool:
     """Whether a tree always gives a list nothing else holds, or the literal `[]` (nothing changes a value in
     place): a `where`, a call that makes a new list, or a choice between those."""
