@@ -32,6 +32,7 @@ class Fuser:
         self.procedures = {}    # block id -> generated function name
         self.other = None       # how the segment being written reads a name it has not bound
         self.stop = "return True"   # the statement that leaves the code being written when the game stopped
+        self.lazy = False   # no environment kept up to date: one made from the Python variables where needed
 
     # what may be fused -------------------------------------------------------------------------
     def fusible(self, node) -> bool:
@@ -93,19 +94,34 @@ class Fuser:
         lines.add("")
 
     def inline(self, nodes, names) -> None:
-        """The nodes written where the code being written is, with the environment `e` and the Python
-        variables `me` and `names` (each local name it reads) already set; when the game stops inside, that
-        code returns false (the VM goes on), where a segment would return true."""
+        """The nodes of a whole block written where the code being written is, with the Python variables `me`
+        and `names` (each local name it reads) already set; when the game stops inside, that code returns
+        false (the VM goes on), where a segment would return true. No environment is kept: nothing after the
+        block reads one, and what reads one inside (a text, an end of a zone written as an expression) gets
+        one made from the Python variables there (`env`); a name read before it is bound, if any, is read
+        from `e`, which the caller makes when the lines read it."""
         self.lines.node = nodes[0]
         py = {"me": "me", **{n: local_name(n) for n in names}}
 
-        def other(name):   # a name read before it is bound: read from the environment
+        def other(name):
             return f"e[{key(name)}]"
-        self.other, self.stop = other, "return False"
+        self.other, self.stop, self.lazy = other, "return False", True
         try:
             self.statements(nodes, py)
         finally:
-            self.other, self.stop = None, "return True"
+            self.other, self.stop, self.lazy = None, "return True", False
+
+    def env(self, py) -> str:
+        """The source of the environment for code that reads one (a template, a compiled end of a zone): `e`,
+        or, when none is kept (`inline`), a dict of the local names bound here."""
+        if not self.lazy:
+            return "e"
+        return "{" + ", ".join(f"{key(n)}: {var}" for n, var in py.items()) + "}"
+
+    def keeps(self, name: str, var: str) -> None:
+        """A local name bound: written to the environment too, when one is kept."""
+        if not self.lazy:
+            self.add(f"e[{key(name)}] = {var}")
 
     def procedure(self, bid, title) -> str:
         """The function of a procedure's block (called with its own environment)."""

@@ -200,11 +200,13 @@ class _Writer:
                         continue
                     # its effects, written here as its segment is (Game.run_segment runs that one)
                     lines.add(comment(f"{action.name}: its effects"))
-                    lines.add(f"e = {env}")
                     lines.add("me = _player")
                     for j, n in enumerate(action.all_names):
                         lines.add(f"{local_name(n)} = _args[{j}]")
+                    at = lines.mark()
                     self.fuser.inline(list(block), action.all_names)
+                    if lines.reads("e", at):
+                        lines.insert(at, [f"e = {env}"])   # the environment Choose._apply makes, where read
                     lines.node = block[0]
                     lines.add(f"vm.steps = _s = vm.steps - {len(block) + 1}")
                     lines.add("if _s < 0:")

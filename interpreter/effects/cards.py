@@ -72,7 +72,7 @@ class Move(Effect):
             text = w.const(self.text, 'S_text')
             word = getattr(self.at, "word", None)
             if self.unsure or w.rs.card_resets or (self.at is not None and word is None and not has_tree(self.at)):
-                w.add(f"N_move_cards(vm, g, {s}, {d}, {w.expr(self.cards, py)}, {at}, e, {text}, {bool(self.unsure)})")
+                w.add(f"N_move_cards(vm, g, {s}, {d}, {w.expr(self.cards, py)}, {at}, {w.env(py)}, {text}, {bool(self.unsure)})")
                 return
             self.emit_inline(w, py, s, d, at, text, word)
             return
@@ -82,7 +82,7 @@ class Move(Effect):
         word = getattr(self.at, "word", None)
         if (self.count is None or w.rs.card_resets or (self.take is not None and taken is None)
                 or (self.at is not None and word is None and not has_tree(self.at))):
-            w.call_or_else(f"N_move_top(vm, g, {s}, {d}, {k}, {take}, {at}, e, g.layout.refill)",
+            w.call_or_else(f"N_move_top(vm, g, {s}, {d}, {k}, {take}, {at}, {w.env(py)}, g.layout.refill)",
                            self.if_empty, py)
             return
         # the shortest way of runtime/effects.move_top inline: k cards there (no refill), nothing recorded nor
@@ -94,7 +94,8 @@ class Move(Effect):
         w.add(f"{zs} = g.zones[{vs}]")
         w.add(f"if vm.record or g.known or type({vk}) is not int or not 0 < {vk} <= len({zs}):")
         with w.indent():
-            w.call_or_else(f"N_move_top(vm, g, {vs}, {vd}, {vk}, {take}, {at}, e, g.layout.refill)", self.if_empty, py)
+            w.call_or_else(f"N_move_top(vm, g, {vs}, {vd}, {vk}, {take}, {at}, {w.env(py)}, g.layout.refill)",
+                           self.if_empty, py)
         w.add("else:")
         with w.indent():
             if taken is None or taken in FRONT_WORDS:
@@ -116,7 +117,7 @@ class Move(Effect):
         w.add(f"{vc} = {w.expr(self.cards, py)}")
         w.add(f"{zs} = g.zones[{vs}]")
         w.add(f"if type({vc}) is not list or vm.record or g.known or len({vc}) > 8 or len({zs}) > 64 or {vc} is {zs}:")
-        w.add(f"    N_move_cards(vm, g, {vs}, {vd}, {vc}, {at}, e, {text}, False)")
+        w.add(f"    N_move_cards(vm, g, {vs}, {vd}, {vc}, {at}, {w.env(py)}, {text}, False)")
         w.add(f"elif {vc}:")
         with w.indent():
             x = w.fresh("x")

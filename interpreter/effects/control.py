@@ -158,7 +158,7 @@ class ForEach(Effect, vm.ForEach):
         w.add(f"for {var} in {keep}(g, {w.expr(self.items, py)}):")
         with w.indent():
             w.loop_pass(self)
-            w.add(f"e[{key(self.name)}] = {var}")
+            w.keeps(self.name, var)
             with w.inside(self):
                 w.block(self.body, {**py, self.name: var})
 

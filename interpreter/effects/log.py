@@ -43,7 +43,7 @@ class Log(Effect):
     def emit(self, w, py):
         to = "None" if self.to is None else f"N_as_players(g, {w.expr(self.to, py)}, \"log's 'to'\")"
         w.add("if vm.record:")
-        w.add(f"    vm.log_line({w.const(self.template, 'K_text')}.pieces(vm, g, e), {to})")
+        w.add(f"    vm.log_line({w.const(self.template, 'K_text')}.pieces(vm, g, {w.env(py)}), {to})")
 
     @classmethod
     def explain(cls, text, _):
@@ -110,7 +110,7 @@ class Reveal(Effect):
 
     def emit(self, w, py):
         template = "None" if self.template is None else w.const(self.template, "K_text")
-        w.add(f"N_reveal(vm, g, {w.expr(self.cards, py)}, {w.expr(self.to, py)}, {key(self.until)}, {template}, e)")
+        w.add(f"N_reveal(vm, g, {w.expr(self.cards, py)}, {w.expr(self.to, py)}, {key(self.until)}, {template}, {w.env(py)})")
 
     @classmethod
     def explain(cls, f, _):

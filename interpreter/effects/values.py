@@ -198,10 +198,11 @@ class Let(Effect):
                 w.add(f"    g.work = _w = g.work - len({var})")
                 w.add("    if _w < 0:")
                 w.add("        raise R_over_items()")
-                w.add(f"e[{key(name)}] = {var}")
+                w.keeps(name, var)
             else:
                 v = f"N_keep(g, {v})" if not fresh(value) else (v if value.kind in SCALAR_KINDS else f"N_keep_fresh(g, {v})")
-                w.add(f"e[{key(name)}] = {var} = {v}")
+                w.add(f"{var} = {v}")
+                w.keeps(name, var)
             py[name] = var
 
     @classmethod
