@@ -7,15 +7,30 @@ the zone they reached; otherwise it says how many. Players are named by seat ("P
 """
 from __future__ import annotations
 
+import re
+
 from ..engine.view import Viewer
 from ..runtime.values import Player, cards_of
 from .log import entries, log_for, log_text, masked, sees
 
 _NO_ONE = -1
+ALL = "all"     # a reader who is told everything, every card named: the rulebook's example of play
+SEAT = re.compile(r"\bP([1-9][0-9]?)\b")
 
 
-def seat(p, reader) -> str:
-    return "you" if reader is not None and p == reader else f"P{p + 1}"
+def seat(p, reader, names=None) -> str:
+    """A player in a line for `reader`: 'you', or their name (the names given, else P1, P2 ...)."""
+    if reader is not None and p == reader:
+        return "you"
+    return names[p] if names and 0 <= p < len(names) and names[p] else f"P{p + 1}"
+
+
+def named(text: str, names) -> str:
+    """A line of the log with the players called by the names given ('P2 trades' -> 'Ann trades')."""
+    if not names:
+        return text
+    return SEAT.sub(lambda m: names[int(m.group(1)) - 1] if int(m.group(1)) <= len(names) and
+                    names[int(m.group(1)) - 1] else m.group(0), text)
 
 
 def plural(word: str, n: int) -> str:
@@ -41,8 +56,8 @@ class Narrator:
     """Turns one game's events into lines for one reader (a seat, or None for an onlooker who sees only
     what everyone sees)."""
 
-    def __init__(self, game, reader):
-        self.game, self.reader = game, reader
+    def __init__(self, game, reader, names=None):
+        self.game, self.reader, self.names = game, reader, list(names or [])
         rs = game.rs
         self.display = rs.display
         self.layout = game.state.layout
@@ -72,15 +87,19 @@ class Narrator:
         """A player's zone from the sentence's subject's point of view: 'their hand', 'your hand', "P2's hand"."""
         if owner == subject:
             return ("your " if subject == self.reader else "their ") + name
-        return ("your " if owner == self.reader else f"P{owner + 1}'s ") + name
+        return ("your " if owner == self.reader else f"{seat(owner, None, self.names)}'s ") + name
 
     def sees(self, z, owner) -> bool:
+        if self.reader == ALL:
+            return True
         if self.reader is None:
             return z.others_see == "cards" and (owner is None or z.owner_sees == "cards")
         return z.level(self.reader, owner) == "cards"
 
     def hidden(self, z, owner) -> bool:
         """The reader is not even shown how many cards lie there."""
+        if self.reader == ALL:
+            return False
         if self.reader is None:
             return z.others_see == "none"
         return z.level(self.reader, owner) == "none"
@@ -92,13 +111,13 @@ class Narrator:
             return f"{n} {plural('card', n)}", ""
         rs = self.game.rs
         types = {rs.cards[int(c)]["type"] for c in cards}
-        noun = self.words(types.pop()) if len(types) == 1 else "card"
+        noun = self.words(types.pop()).replace("_", " ") if len(types) == 1 else "card"
         return f"{n} {plural(noun, n)}", grouped(self.words(rs.card_labels[c]) for c in cards)
 
     def unseen(self, cards, where) -> set:
         """Which of these cards the reader could not see where they lay when the event happened (`where`:
         their places then; an event saved without them is judged by where the cards lie now)."""
-        if not cards:
+        if not cards or self.reader == ALL:
             return set()
         if where is None:
             visible = Viewer(self.game, self.reader, True).visible()
@@ -106,7 +125,7 @@ class Narrator:
         return {p[0] for p in where if not sees(self.game, self.reader, p)}
 
     def verb(self, subject, third: str, second: str) -> str:
-        return f"{seat(subject, self.reader)} {second if subject == self.reader else third}"
+        return f"{seat(subject, self.reader, self.names)} {second if subject == self.reader else third}"
 
     # events -----------------------------------------------------------------
     def move(self, actor, src, dst, cards) -> str | None:
@@ -135,7 +154,7 @@ class Narrator:
             return f"{self.verb(so, 'puts', 'put')} {many} from {self.owned(so, sname, so)} in {dname}{tail}"
         if actor == do:
             return f"{self.verb(do, 'takes', 'take')} {many} from {self.owned(so, sname, do)}{tail}"
-        return f"{self.verb(so, 'gives', 'give')} {many} to {seat(do, self.reader)}{tail}"
+        return f"{self.verb(so, 'gives', 'give')} {many} to {seat(do, self.reader, self.names)}{tail}"
 
     def deal(self, dealt) -> str | None:
         parts, mine = [], ""
@@ -145,9 +164,9 @@ class Narrator:
             z, owner, name = self.where(slot)
             if owner is None:
                 continue
-            whom.append(seat(owner, self.reader))
+            whom.append(seat(owner, self.reader, self.names))
             if len(counts) > 1:
-                parts.append(f"{seat(owner, self.reader)} {len(cards)}")
+                parts.append(f"{seat(owner, self.reader, self.names)} {len(cards)}")
             if owner == self.reader and self.sees(z, owner) and cards:
                 mine = f"; yours: {grouped(self.words(self.game.rs.card_labels[c]) for c in cards)}"
         if not whom:
@@ -166,7 +185,7 @@ class Narrator:
             return None
         spec = self.game.rs.var_specs.get(name)
         visible = "public" if spec is None else spec.visible
-        if visible == "nobody" or (visible == "owner" and (player < 0 or player != self.reader)):
+        if self.reader != ALL and (visible == "nobody" or (visible == "owner" and (player < 0 or player != self.reader))):
             return None
         fmt = self.game.format
         hidden = self.unseen(cards_of(old, new), where)
@@ -178,7 +197,7 @@ class Narrator:
         change = ""
         if all(type(v) is int for v in (old, new)):
             change = f" ({'+' if new > old else ''}{new - old})"
-        who = "" if player < 0 else ("your " if player == self.reader else f"P{player + 1}'s ")
+        who = "" if player < 0 else ("your " if player == self.reader else f"{seat(player, None, self.names)}'s ")
         if old is None:   # a value given for the first time: what it is, not "none → it"
             return f"{who}{label}: {self.words(fmt(new))}"
         return f"{who}{label}: {self.words(fmt(old))} → {self.words(fmt(new))}{change}"
@@ -194,16 +213,17 @@ class Narrator:
         return None
 
 
-def story(game, reader, since: int = 0, marked: bool = False, events_from: int = 0) -> list[str]:
+def story(game, reader, since: int = 0, marked: bool = False, events_from: int = 0, names=None) -> list[str]:
     """The log lines `reader` may read and the narrated events, in the order they happened, from the
     log entry `since` on (reader None: an onlooker, who reads the public lines only, or with `marked`
-    every line, a private one marked with who may read it: bots watched at the terminal).
+    every line, a private one marked with who may read it: bots watched at the terminal; ALL: every
+    line whole and every card named). `names`: the players' names, for P1, P2 ...
 
     An event is recorded with the number of log lines written before it, so the events just after
     line `since - 1` may have been told already: `events_from` leaves out the events before that one
     (a watcher that prints the story as it goes tells each once)."""
     g = game.state
-    narrator = Narrator(game, reader)
+    narrator = Narrator(game, reader, names)
     said = entries(game)
     events = [e for e in g.events[events_from:] if e[1] >= since]
     out, e = [], 0
@@ -215,10 +235,12 @@ def story(game, reader, since: int = 0, marked: bool = False, events_from: int =
             e += 1
         if i < len(said):
             entry = said[i]
-            if reader is not None:
+            if reader == ALL:
+                text = entry if type(entry) is str else entry[1]
+            elif reader is not None:
                 text = log_for(entry, reader)
             else:
                 text = log_text(entry) if marked or type(entry) is str else None
             if text is not None:
-                out.append(narrator.words(text))
+                out.append(named(narrator.words(text), names))
     return out
