@@ -76,12 +76,7 @@ class Narrator:
     def where(self, slot):
         """(zone, owner or None, words for the place as seen by the reader)."""
         z, owner, key = self.layout.owner_of(slot)
-        name = self.words(z.name)
-        if key is not None:
-            name = f"{name} {key + 1 if z.count is not None else self.words(str(key))}"
-        elif owner is None:
-            name = f"the {name}"
-        return z, owner, name
+        return z, owner, self.display.called(z, key)   # what people call it: 'row 2', 'the queue at perch 1'
 
     def owned(self, owner, name, subject) -> str:
         """A player's zone from the sentence's subject's point of view: 'their hand', 'your hand', "P2's hand"."""
@@ -128,11 +123,29 @@ class Narrator:
         return f"{seat(subject, self.reader, self.names)} {second if subject == self.reader else third}"
 
     # events -----------------------------------------------------------------
+    def shown(self, z) -> bool:
+        """Whether the board draws a zone's cards (not only how many)."""
+        zd = self.display.zone(z.name)
+        return zd is not None and zd.show == "cards"
+
+    def shared_move(self, src, dst, cards) -> str | None:
+        """Cards that went from one shared zone to another (a row refilled from the deck): told when the board
+        draws the zone they reached, as '1 tile goes from the bag to row 4: red' (a zone the board does
+        not draw, where cards wait on their way, is not named)."""
+        zs, _, sname = self.where(src)
+        zd, _, dname = self.where(dst)
+        if not self.shown(zd) or self.hidden(zd, None):
+            return None
+        many, named = self.cards(cards, self.sees(zs, None) or self.sees(zd, None))
+        verb = "goes" if len(cards) == 1 else "go"
+        origin = f" from {sname}" if self.display.zone(zs.name) is not None else ""
+        return f"{many} {verb}{origin} to {dname}" + (f": {named}" if named else "")
+
     def move(self, actor, src, dst, cards) -> str | None:
         zs, so, sname = self.where(src)
         zd, do, dname = self.where(dst)
         if so is None and do is None:
-            return None   # between shared zones: the board shows it
+            return None   # between shared zones: see shared_move
         if self.hidden(zs, so) and self.hidden(zd, do):
             return None
         if so == do and (zs.name in self.quiet or zd.name in self.quiet):
@@ -202,6 +215,9 @@ class Narrator:
             return f"{who}{label}: {self.words(fmt(new))}"
         return f"{who}{label}: {self.words(fmt(old))} → {self.words(fmt(new))}{change}"
 
+    def between_shared(self, src, dst) -> bool:
+        return self.layout.owner_of(src)[1] is None and self.layout.owner_of(dst)[1] is None
+
     def line(self, event) -> str | None:
         kind = event[0]
         if kind == "move":
@@ -226,13 +242,33 @@ def story(game, reader, since: int = 0, marked: bool = False, events_from: int =
     narrator = Narrator(game, reader, names)
     said = entries(game)
     events = [e for e in g.events[events_from:] if e[1] >= since]
+    # the setup lays the table before anyone chose: the board shows it, cards moved between shared zones
+    # are told from the first choice on
+    started = next((i for i, r in enumerate(g.log) if type(r) is tuple and r[0] == "choice"), len(said))
     out, e = [], 0
+    pending: list = []     # consecutive moves between the same two shared zones, told as one line
+
+    def flush():
+        if pending:
+            text = narrator.shared_move(pending[0][0], pending[0][1], [c for _, _, cs in pending for c in cs])
+            if text:
+                out.append(said_to(text, reader, names))
+            pending.clear()
     for i in range(since, len(said) + 1):
         while e < len(events) and events[e][1] <= i:
-            text = narrator.line(events[e])
-            if text:
-                out.append(text)
+            event = events[e]
             e += 1
+            if event[0] == "move" and narrator.between_shared(event[3], event[4]):
+                if event[1] > started:
+                    if pending and (pending[0][0], pending[0][1]) != (event[3], event[4]):
+                        flush()
+                    pending.append((event[3], event[4], event[5]))
+                continue
+            flush()
+            text = narrator.line(event)
+            if text:
+                out.append(said_to(text, reader, names))
+        flush()
         if i < len(said):
             entry = said[i]
             if reader == ALL:
@@ -242,5 +278,41 @@ def story(game, reader, since: int = 0, marked: bool = False, events_from: int =
             else:
                 text = log_text(entry) if marked or type(entry) is str else None
             if text is not None:
-                out.append(named(narrator.words(text), names))
+                out.append(said_to(narrator.words(text), reader, names))
     return out
+
+
+def said_to(text: str, reader, names) -> str:
+    """A line of the story as its reader reads it: their seat as 'you', the others by their names."""
+    if isinstance(reader, int) and not isinstance(reader, bool):
+        text = personal(text, int(reader))
+    return named(text, names)
+
+
+# the reader in a line of the log: 'P1 corners the market' -> 'you corner the market' ----------------------
+IRREGULAR = {"is": "are", "was": "were", "has": "have", "does": "do", "goes": "go"}
+
+
+def conjugate(word: str) -> str:
+    """A verb after 'you': 'corners' -> 'corner', 'passes' -> 'pass', 'carries' -> 'carry', 'is' -> 'are'."""
+    if word in IRREGULAR:
+        return IRREGULAR[word]
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return word[:-2]
+    if len(word) > 2 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def personal(text: str, reader: int) -> str:
+    """A line of the log as its reader reads it: their seat as 'you' (and 'your'), a verb after it agreeing,
+    so that a story never calls its reader both 'P1' and 'you'."""
+    me = f"P{reader + 1}"
+    if me not in text:
+        return text
+    text = re.sub(rf"\b{me}'s\b", "your", text)
+    # the reader as the subject of a clause: at the start, or after ': ' or '; '
+    text = re.sub(rf"(^|: |; )({me}) ([a-z]+)\b", lambda m: f"{m.group(1)}you {conjugate(m.group(3))}", text)
+    return re.sub(rf"\b{me}\b", "you", text)

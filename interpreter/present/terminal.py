@@ -98,7 +98,8 @@ class Session:
         self.draw(b)
         from ..engine.refusal import explain_refusal
         prompt = Prompt(self.ask, self.screen.line, min(self.screen.width, 120), lambda: help_lines(self.rules),
-                        undo=len(self.humans) == 1, why=lambda text: explain_refusal(self.game, text))
+                        undo=len(self.humans) == 1, why=lambda text: explain_refusal(self.game, text),
+                        story=lambda: b["story"])
         try:
             choice = prompt.choose(b["decision"])
         except NoInput:
