@@ -427,6 +427,10 @@ class Game:
 
     def _restore(self, history) -> None:
         g = self.state
+        if g.redeals:   # cards dealt again by an undo: the replay deals them again where they were
+            from .redeal import replay
+            self.state = replay(self.rs, g.n, g.seed, history, g.params, g.redeals, self.record).state
+            return
         fresh = Game._start(self.rs, g.n, g.seed, g.params, self.record)
         for index in history:
             fresh.apply(index)
