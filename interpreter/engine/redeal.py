@@ -44,6 +44,19 @@ def replay(rules, players: int, seed: int, choices, params: dict, redeals=(), re
     return game
 
 
+def choosers(game) -> list[int]:
+    """Who made each choice of the game's history, in order (a replay of it, with its redeals)."""
+    g = game.state
+    from .game import Game
+    copy = Game._start(game.rs, g.n, g.seed, g.params, False)
+    out = []
+    for k, index in enumerate(g.history):
+        made(copy, g.redeals, k)
+        out.append(int(copy.state.pending[1]))
+        copy.apply(index)
+    return out
+
+
 def made(game, redeals, at: int) -> None:
     """Make again the redeals recorded when `at` choices had been made."""
     for record in redeals:
