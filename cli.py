@@ -923,39 +923,56 @@ def schema(show_path):
 
 @cli.command()
 @click.argument("ruleset")
+@click.option("--detail", is_flag=True,
+              help="The reference instead of the rulebook: every zone, parameter, step and effect with its "
+                   "expressions as written.")
+@click.option("--html", "as_html", is_flag=True, help="A self-contained HTML page instead of Markdown.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Write it to this file instead of printing it.")
 @click.option("--resolved", is_flag=True, help="Print the ruleset with the bases it extends merged in, as YAML.")
 @click.option("--python", "as_python", is_flag=True,
               help="Print the Python code generated for the ruleset (for contributors; see docs/compile.md).")
-def explain(ruleset, resolved, as_python):
-    """Write a ruleset's rules as a Markdown document (or, with --resolved, its merged YAML; with
-    --python, the Python code the interpreter generates for it).
+def explain(ruleset, detail, as_html, out_path, resolved, as_python):
+    """Write a ruleset's rulebook, generated from the ruleset: a document a person can learn the game from.
 
-    The document is generated from the ruleset: components, zones, parameters, setup by player
-    count, the flow of a round and a turn, each action, the end of the game, scoring and bots.
+    Its sections: overview and goal, components with their counts, setup by player count, a turn,
+    each action in plain sentences, the end and scoring, and an example of play taken from a seeded
+    game. With --detail, the reference instead: zones, parameters, the flow, every action and effect
+    with its expressions as written, bots and what players see. Markdown, or an HTML page with --html.
+    (--resolved: the merged YAML; --python: the Python code the interpreter generates for it.)
 
     \b
     Examples:
       rulebook explain NAME > rules.md
+      rulebook explain NAME --html --out rules.html
+      rulebook explain NAME --detail
       rulebook explain my-variant.yaml --resolved
       rulebook explain NAME --python
     """
     import yaml
     from interpreter import load_source
-    from interpreter.explain import explain_markdown
+    from interpreter.explain import explain_markdown, markdown_page, rulebook_markdown
     from interpreter.extends import load_merged
     path = resolve(ruleset)
     source = load_merged(path)
     rules = load_source(source)   # report errors before printing anything
     if as_python:
         from interpreter.codegen import python_source
-        echo(python_source(rules), nl=False)
+        text = python_source(rules)
+    elif resolved:
+        chain = getattr(source, "chain", [source.file])
+        text = f"# {source.data.get('name')}: merged from " + " <- ".join(chain) + "\n" + \
+            yaml.safe_dump(source.data, sort_keys=False, allow_unicode=True, width=100)
+    else:
+        text = explain_markdown(rules) if detail else rulebook_markdown(rules)
+        if as_html:
+            text = markdown_page(text, f"{rules.title}: " + ("reference" if detail else "rules"))
+    if out_path:
+        try:
+            Path(out_path).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise RulebookError(f"cannot write {out_path}: {exc.strerror or exc}") from None
         return
-    if not resolved:
-        echo(explain_markdown(rules), nl=False)
-        return
-    chain = getattr(source, "chain", [source.file])
-    echo(f"# {source.data.get('name')}: merged from " + " <- ".join(chain))
-    echo(yaml.safe_dump(source.data, sort_keys=False, allow_unicode=True, width=100), nl=False)
+    echo(text, nl=False)
 
 
 @cli.command()

@@ -180,7 +180,8 @@ def test_a_pit_hand_with_two_people_in_two_pages(server, pages):
     for page in (one, two):
         assert wait(lambda: page.execute_script(click_corner)), page.find_element(By.ID, "decision").text
     for page in (one, two):
-        wait(lambda: "corners the market" in page.find_element(By.ID, "story").text)
+        # told to each as their reader: "you corner the market" to whoever did, "P2 corners ..." to the other
+        wait(lambda: re.search(r"(you corner|P[12] corners) the market", page.find_element(By.ID, "story").text))
         wait(lambda: "round 2" in page.find_element(By.ID, "status").text)
     # whoever cornered scored: the live score on both pages says so
     for page in (one, two):
@@ -195,6 +196,8 @@ def test_the_lobby_gives_back_the_seats_this_browser_opened(server, pages):
     wait(lambda: page.find_elements(By.CSS_SELECTOR, "#decision button.option"))
     # the link was shown once, in the lobby that started the game; closed, it comes back from the lobby
     page.get(base + "/")
+    # the lobby links the rules of the game chosen
+    assert wait(lambda: page.find_element(By.ID, "rules-link").get_attribute("href") or "").endswith("/rules/cubirds")
     links = wait(lambda: page.find_elements(By.CSS_SELECTOR, "#mine a.mylink"))
     mine = [a for a in links if a.get_attribute("href") == url]
     assert mine and mine[0].text == "CuBirds: your seat P1"
@@ -205,3 +208,68 @@ def test_the_lobby_gives_back_the_seats_this_browser_opened(server, pages):
     other = pages(base + "/")
     wait(lambda: other.find_elements(By.CSS_SELECTOR, "#games li"))
     assert other.find_elements(By.CSS_SELECTOR, "#mine a.mylink") == []
+
+
+def test_the_rules_beside_the_table_and_undo_against_bots(server, pages):
+    base, app = server
+    table = start(base, {"ruleset": "cubirds", "players": 2, "agents": ["human", "random"], "seed": 659726042})
+    page = pages(table["seats"][0]["url"])
+    wait(lambda: page.find_elements(By.CSS_SELECTOR, "#decision button.option"))
+    # the rules: a panel beside the board with the rulebook of this game
+    assert not page.find_element(By.ID, "rules").is_displayed()
+    page.find_element(By.ID, "rules-button").click()
+    wait(lambda: page.find_element(By.ID, "rules").is_displayed())
+    page.switch_to.frame(page.find_element(By.ID, "rules-frame"))
+    wait(lambda: "Overview and goal" in page.find_element(By.TAG_NAME, "body").text)
+    assert page.find_element(By.TAG_NAME, "h1").text == "CuBirds"
+    page.switch_to.default_content()
+    page.find_element(By.ID, "rules-close").click()
+    wait(lambda: not page.find_element(By.ID, "rules").is_displayed())
+    # no undo before a move; a move (the lay in its steps), the bot's turn, then undo
+    assert page.find_elements(By.CSS_SELECTOR, "#decision button.undo") == []
+    first = page.find_element(By.ID, "seats").text
+    game = app.state.hub.get(table["table"])
+    while not page.find_elements(By.CSS_SELECTOR, "#decision button.undo"):
+        buttons = wait(lambda: page.find_elements(By.CSS_SELECTOR, "#decision button.option:enabled"))
+        try:
+            buttons[0].click()
+        except StaleElementReferenceException:
+            continue
+        time.sleep(0.05)
+    moves = len(game.game.state.history)
+    before = version(page)
+    page.find_element(By.CSS_SELECTOR, "#decision button.undo").click()
+    wait(lambda: version(page) > before)
+    assert len(game.game.state.history) < moves and game.game.state.redeals
+    # the board is the one before the move (the cards this person cannot see are dealt again)
+    wait(lambda: page.find_element(By.ID, "seats").text == first)
+    assert page.find_elements(By.CSS_SELECTOR, "#decision button.undo") == []
+
+
+def test_the_next_game_with_two_people_in_two_pages(server, pages):
+    base, app = server
+    table = start(base, {"ruleset": "forehead-poker", "players": 3, "agents": ["human", "human", "random"],
+                         "seed": 4, "names": ["Ann", "Ben"], "params": {"hands": 1}})
+    hub = app.state.hub
+    t = hub.get(table["table"])
+    while not t.game.is_over:   # played to its end by the tables' own API (the choosing is not what is tested)
+        for seat in (0, 1):
+            d = next((d for d in t.game.decisions() if d.player == seat), None)
+            if d is not None and seat not in t.ahead:
+                t.choose(seat, 0, d.asked_at)
+    one, two = pages(table["seats"][0]["url"]), pages(table["seats"][1]["url"])
+    for page in (one, two):
+        wait(lambda: page.find_element(By.ID, "result").is_displayed())
+        assert page.find_element(By.CSS_SELECTOR, "#result button.rematch").text == "Play again"
+    one.find_element(By.CSS_SELECTOR, "#result button.rematch").click()
+    wait(lambda: "/t/" + table["table"] not in one.current_url)
+    # the other page is told: its button joins the game the first person started
+    wait(lambda: two.find_element(By.CSS_SELECTOR, "#result button.rematch").text == "Join the next game")
+    two.find_element(By.CSS_SELECTOR, "#result button.rematch").click()
+    wait(lambda: "/t/" + table["table"] not in two.current_url)
+    new_one, new_two = (p.current_url.split("/t/")[1].split("#")[0].split("/") for p in (one, two))
+    assert new_one[0] == new_two[0] and (new_one[1], new_two[1]) == ("1", "2")
+    for page in (one, two):
+        wait(lambda: page.find_elements(By.CSS_SELECTOR, "#decision button.option")
+             or "Waiting" in page.find_element(By.ID, "decision").text)
+        assert "Forehead Poker" in page.find_element(By.ID, "title").text

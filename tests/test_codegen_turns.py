@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 
 import pytest
 
@@ -17,9 +18,16 @@ def saved_in_words(game) -> dict:
     """The game's save as bde3809 wrote it: its log in words (before the log was kept as records), and its
     events without the places of the cards a variable's values hold (before they were kept)."""
     save = game.to_json()
-    save["state"]["log"] = json.loads(json.dumps(entries(game)))
+    # a pass now says what was passed ('pass (draw)', issue 31): as bde3809 wrote it, 'pass'
+    save["state"]["log"] = [as_then(e) for e in json.loads(json.dumps(entries(game)))]
     save["state"]["events"] = [e[:6] if e[0] == "set" else e for e in save["state"]["events"]]
     return save
+
+def as_then(entry):
+    if type(entry) is str:
+        return re.sub(r": pass \(.*\)$", ": pass", entry)
+    return [entry[0]] + [as_then(t) for t in entry[1:]]
+
 
 TURNS = """\
 name: turns

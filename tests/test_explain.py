@@ -350,7 +350,7 @@ def test_nested_effects_are_indented_by_depth():
 
 
 def test_explain_module_names_no_game():
-    source = (ROOT / "interpreter" / "explain.py").read_text().lower()
+    source = "".join(p.read_text() for p in (ROOT / "interpreter" / "explain").glob("*.py")).lower()
     for word in ("cubirds", "piepmatz", "pit", "flamingo", "wheat"):
         assert not re.search(rf"\b{word}\b", source), word
 

@@ -371,7 +371,7 @@ def test_a_card_that_never_shows_stays_a_card_in_the_others_story():
     g = Game.new(load_text(text, "trick.yaml"), 2, seed=0)
     g.apply(0)
     g.apply(0)
-    assert "turn 2 P2: play a card" in story(g, 0) and "turn 2 P2: play red 1" in story(g, 1)
+    assert "turn 2 P2: play a card" in story(g, 0) and "turn 2 you: play red 1" in story(g, 1)
 
 
 KINDS = """

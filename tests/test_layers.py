@@ -23,7 +23,7 @@ LAYERS = [
     ["compiler/", "schema.py", "cache.py"],
     ["agents/"],
     ["present/"],
-    ["analysis/", "scenario/", "serve/", "envs/", "explain.py", "transcript.py", "simulate.py", "probe.py", "tournament.py",
+    ["analysis/", "scenario/", "serve/", "envs/", "explain/", "transcript.py", "simulate.py", "probe.py", "tournament.py",
      "analyze.py", "tune.py",
      "__init__.py"],
 ]

@@ -207,7 +207,7 @@ def test_a_reaction_window_asks_everyone_else_at_once_and_applies_the_first_in_s
     assert game.state.pvars["points"] == [0, 0, 10, 0]
     assert entries(game)[-1] == "P3 reacts first: shout"
     assert [e for e in entries(game) if type(e) is list] == [
-        [[1], "turn 1 P2: pass"], [[2], "turn 1 P3: shout"], [[3], "turn 1 P4: snap"]]
+        [[1], "turn 1 P2: pass (snap?)"], [[2], "turn 1 P3: shout"], [[3], "turn 1 P4: snap"]]
 
 
 def test_priority_goes_round_the_table_from_the_player_who_opened_the_window():

@@ -156,7 +156,7 @@ def test_a_trade_that_came_too_late_is_told():
     answers = "1 2 1 1 1 1 1 2 2 1 1 2 1 1 quit no".split()
     r = play(["pit", "--players", "4", "--seed", "4255753413"], answers)
     assert r.exit_code == 0, r.output
-    assert "P1 was too late for P3's offer of 2: it had changed" in r.output
+    assert "you were too late for P3's offer of 2: it had changed" in r.output
 
 
 def test_the_end_screen_tells_you_your_result():

@@ -103,7 +103,7 @@ def test_views_and_log_lines_that_differ():
         "step 2: expected view P2 of P1.hand = {count: 9}, found {count: 7}",
         "step 2: expected view P2 of P2.hand = {count: 9}, found [corn, corn, corn, soybeans, soybeans, sugar, sugar, "
         "sugar, sugar]",
-        "step 2: expected a log line that P2 may read containing 'offer 2 (coffee)', found [(P2 only) turn 1 P2: pass, "
+        "step 2: expected a log line that P2 may read containing 'offer 2 (coffee)', found [(P2 only) turn 1 P2: pass (trade), "
         "P1 offers 2] since the log was last checked",
         "step 2: expected no log line containing 'P1 offers 2', found [P1 offers 2]"]
 

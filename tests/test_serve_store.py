@@ -181,7 +181,7 @@ def _newer(path):
 
 @pytest.mark.parametrize("prepare,name,error", [
     (_newer, "games.sqlite3", "{path}: cannot keep games there: {path} holds games in a newer format (99) than this "
-                              "rulebook reads (1)"),
+                              "rulebook reads (2)"),
     (lambda path: path.write_text("not a database " * 100), "games.sqlite3",
      "{path}: cannot keep games there: file is not a database"),
     (lambda path: path.parent.parent.joinpath("file").write_text("x"), "file/games.sqlite3",

@@ -11,7 +11,7 @@ from ..expr.parser import ExprError, parse
 from .context import Abort
 
 DISPLAY_KEYS = ("names", "zones", "variables", "scores")
-ZONE_DISPLAY_KEYS = ("label", "show", "group", "note", "narrate", "members")
+ZONE_DISPLAY_KEYS = ("label", "show", "group", "note", "narrate", "members", "called")
 SHOW_WORDS = ("cards", "count")
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -31,6 +31,8 @@ class ZoneDisplay:
     narrate: bool = True
     # a family: how many of its zones are shown, the first ones (a number, or a parameter's name); None: all
     members: int | str | None = None
+    # what the story and the rulebook call it, as written ('the queue at perch'); None: its name in words
+    called: str | None = None
 
 
 @dataclass
@@ -56,6 +58,21 @@ class Display:
             if z.name == name:
                 return z
         return None
+
+    def called(self, zone, key=None) -> str:
+        """What people call a zone in sentences (zone: a compiled Zone): a shared zone as 'the deck', a member
+        of a family with its number from 1 or its key ('row 2', 'red stall'), a player's zone without its
+        owner ('hand': the sentence says whose). `called:` in the zone's display entry replaces the words."""
+        zd = self.zone(zone.name)
+        name = zd.called if zd is not None and zd.called else self.words(zone.name)
+        if key is not None and zone.count is not None:
+            return f"{name} {key + 1}"
+        if key is not None:   # a keyed family: 'the red stall', 'your red stall'
+            keyed = f"{self.words(str(key)).replace('_', ' ')} {name}"
+            return keyed if zone.per_player else f"the {keyed}"
+        if zone.per_player or zone.is_family or (zd is not None and zd.called):
+            return name
+        return f"the {name}"
 
 
 def compile_display(ctx, data: dict, zones: dict, var_specs: dict, score_parts: list, cards: list,
@@ -159,6 +176,11 @@ def _zone_fields(ctx, path, zspec, zd, cards, card_attrs):
         if not isinstance(zspec["label"], str):
             ctx.fail(path + ("label",), "expected a text, the zone's title for players", "type")
         zd.label = zspec["label"]
+    if "called" in zspec:
+        if not isinstance(zspec["called"], str) or not zspec["called"].strip():
+            ctx.fail(path + ("called",), "expected a text, what the story calls the zone, as in 'the queue at "
+                     "perch'", "type")
+        zd.called = " ".join(zspec["called"].split())
     if "show" in zspec:
         if zspec["show"] not in SHOW_WORDS:
             ctx.fail(path + ("show",), f"unknown show '{zspec['show']}': use cards (the default) or count "

@@ -15,7 +15,7 @@ What a definition gives, and who reads it:
   the effect compiler: its context, blocks, choices and helpers);
 - `blocks()`, `waits` and `pushes`: what code generation may fuse (codegen/effects.py);
 - `emit(w, py)`: the statements of its generated code (`w` is the segment writer);
-- `explain(value, item)`: its sentence in the rules document, and the effects inside it (explain.py).
+- `explain(value, item)`: its sentence in the reference, and the effects inside it (explain/detail.py; the rulebook's plain sentences are explain/tell.py's).
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Rules in words: small helpers that put values and expressions of a ruleset into sentences (the effects'
-`explain`, and explain.py's document)."""
+`explain`, and explain/detail.py's reference)."""
 from __future__ import annotations
 
 from ..runtime.effects import BACK_WORDS, FRONT_WORDS

@@ -42,6 +42,8 @@ def observed(game, player: int):
     for each other choice that was not secret the line it read of it), or None when the game cannot be
     replayed from its seed (the replay does not end where the game stands)."""
     g = game.state
+    if g.redeals:
+        return None   # cards dealt again by an undo: the seed does not replay it (bots deal from the view)
     history = g.history
     replay = type(game)._start(game.rs, g.n, g.seed, g.params, False)
     replay.probing = False

@@ -441,6 +441,10 @@ class Game:
 
     def _restore(self, history) -> None:
         g = self.state
+        if g.redeals:   # cards dealt again by an undo: the replay deals them again where they were
+            from .redeal import replay
+            self.state = replay(self.rs, g.n, g.seed, history, g.params, g.redeals, self.record).state
+            return
         fresh = Game._start(self.rs, g.n, g.seed, g.params, self.record)
         for index in history:
             fresh.apply(index)
@@ -475,11 +479,26 @@ class Game:
         its chooser only. `reacts`: the first to act in a reaction window, told as such to everyone."""
         g = self.state
         pieces = node.pieces(self, g, player, option)
+        if pieces == ("pass",):
+            pieces = self._passed(node, player) or pieces
         secret = False if reacts else node.secret
         cards = () if secret else cards_in(pieces)
         record = ["choice", int(player), "reacts" if reacts else g.turn, pieces, secret, places(g, cards), None]
         self._choice_logs.append((len(g.log), record, cards, {}))
         g.log.append(None)    # its place, filled in by _finish_choice_logs
+
+    def _passed(self, node, player) -> tuple | None:
+        """A pass as the log tells it: what was passed, the step or the question ('pass (draw)'); the
+        question's values are pieces like a label's, so a card in it is told only to those who may see it."""
+        prompt = getattr(node, "prompt", None)
+        if isinstance(prompt, str):
+            return (f"pass ({prompt})",) if prompt else None
+        if prompt is None or not hasattr(prompt, "pieces"):
+            return None
+        g = self.state
+        env = dict(g.stack[-1][2]) if g.stack else {}
+        env["me"] = player
+        return ("pass (",) + tuple(prompt.pieces(self, g, env)) + (")",)
 
     def passing(self, slot: int, cards, first: int) -> None:
         """Cards were moved to `slot` (the first of them now at position `first`) while a choice's line waits

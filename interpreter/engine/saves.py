@@ -169,6 +169,13 @@ def check_save(rs, data) -> None:
         values.check(_list(e, "an event"), "'events'")
     for i in _list(s["history"], "'history'"):
         _int(i, "a choice in 'history'", 0)
+    for record in _list(s.get("redeals", []), "'redeals'"):   # cards dealt again by undos (engine/redeal.py)
+        at, pairs, seed = _list(record, "a redeal", 3)
+        _int(at, "the choice of a redeal", 0, len(s["history"]))
+        _int(seed, "the seed of a redeal", 0)
+        for pair in _list(pairs, "the cards of a redeal"):
+            for c in _list(pair, "a card of a redeal", 2):
+                _int(c, "a card of a redeal", 0, len(seen) - 1)
     for entry in _list(s["log"], "'log'"):
         if type(entry) is dict:
             check_record(entry, n, layout.total, values, damaged)   # a record (engine/records.py)

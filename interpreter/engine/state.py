@@ -34,7 +34,7 @@ class State:
 
     __slots__ = ("n", "players", "zones", "vars", "pvars", "cvars", "known", "params", "current", "round", "turn",
                  "line", "stack", "pending", "result", "history", "log", "seed", "layout", "zbase", "events",
-                 "work")
+                 "work", "redeals")
 
     @property
     def rng(self):
@@ -64,6 +64,7 @@ class State:
         self.round = 0
         self.turn = 0
         self.work = MAX_STEP_ITEMS   # what this step may still spend walking lists (see budget.py)
+        self.redeals = ()     # the cards dealt again by undos (engine/redeal.py): part of what replays the game
 
     def clone(self, share_rng: bool = False, bare: bool = False) -> "State":
         """An independent copy: no zone, table or frame is shared with the original.
@@ -104,6 +105,7 @@ class State:
             c.log = self.log[:]
             c.events = self.events[:]   # tuples: shared
         c.work = MAX_STEP_ITEMS
+        c.redeals = self.redeals   # a tuple: replaced, never changed
         return c
 
     def to_json(self, block_id) -> dict:
@@ -134,6 +136,8 @@ class State:
             "result": json_copy(self.result), "history": self.history[:],
             "log": [log_json(e) if type(e) is tuple else json_copy(e) for e in self.log],
             "events": [list(encode(list(e))) for e in self.events],
+            **({"redeals": [[at, [list(p) for p in pairs], seed] for at, pairs, seed in self.redeals]}
+               if self.redeals else {}),
         }
 
     @classmethod
@@ -164,6 +168,7 @@ class State:
         s.log = [log_entry(e, cards) for e in data["log"]]
         s.events = [tuple(decode(e, cards)) for e in data.get("events", [])]
         s.work = MAX_STEP_ITEMS
+        s.redeals = tuple((at, tuple(tuple(p) for p in pairs), seed) for at, pairs, seed in data.get("redeals", []))
         return s
 
 

@@ -62,7 +62,7 @@ def board(game, seat: int | None, names=None, story_from: int = 0) -> dict:
     for k, v in named["vars"].items():
         if k in shown_vars and v is not None:   # a shown variable that holds nothing (none) is not drawn
             out["vars"].append({"name": words(k.replace("_", " ")), "value": _value(words, v)})
-    lines = story(game, seat, story_from)
+    lines = story(game, seat, story_from, names=[n if n != seat_name(p) else "" for p, n in enumerate(out["names"])])
     out["story"] = lines[-STORY_LINES:]
     out["decision"] = _decision(game, seat, words)
     out["palette"] = _shown_palette(rs, out)

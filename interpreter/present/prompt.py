@@ -3,7 +3,7 @@
 A short list is shown whole and numbered. A long one is chosen in steps, part by part (see
 present/steps.py), and typing text filters the options. `help` (or `?`) shows a summary of the rules
 and the commands and leaves the menu where it was, `all` lists every legal option, `back` goes one
-step back (from that list, to the steps), `quit` and `undo` are returned to the caller.
+step back (from that list, to the steps), `quit` and `undo` are returned to the caller; `log` shows the whole story since the player's last move.
 """
 from __future__ import annotations
 
@@ -37,8 +37,9 @@ def layout(items: list[str], width: int) -> list[str]:
 class Prompt:
     """One decision asked in steps. `ask(text)` reads a line; `say(text)` writes one."""
 
-    def __init__(self, ask, say, width: int = 100, help_lines=None, undo: bool = True, why=None):
+    def __init__(self, ask, say, width: int = 100, help_lines=None, undo: bool = True, why=None, story=None):
         self.ask, self.say, self.width = ask, say, width
+        self.story = story or (lambda: [])   # the story since the player's last move, for 'log'
         self.why = why or (lambda text: "")   # why a text is not a legal option now, or 
         self.help_lines = help_lines or (lambda: [])
         self.undo = undo
@@ -88,10 +89,17 @@ class Prompt:
                     for part in textwrap.wrap(line, self.width, subsequent_indent="    ") or [""]:
                         self.say(part)
                 hint = (" Type a number, or part of an option to narrow the list; 'all' lists every option, "
-                        "'back' goes one step back" + (", 'undo' takes back your last move" if self.undo else "")
+                        "'back' goes one step back, 'log' shows what happened since your last move"
+                        + (", 'undo' takes back your last move" if self.undo else "")
                         + ", 'quit' leaves.")
                 for part in textwrap.wrap(hint, self.width, subsequent_indent=" "):
                     self.say(part)
+                continue
+            if low in ("log", "story"):
+                self.say(" What happened since your last move:")
+                for line in self.story() or ["(nothing yet)"]:
+                    for part in textwrap.wrap(line, self.width - 2, initial_indent="  ", subsequent_indent="    ") or [""]:
+                        self.say(part)
                 continue
             if low in ("all", "options"):
                 self.say(" Your options now:")

@@ -5,10 +5,31 @@ events, then the prompt (present/prompt.py), which chooses a long list of option
 """
 from __future__ import annotations
 
+import re
+
 from .board import cards_text
 from .text import clean
 
 STORY_ON_SCREEN = 4
+# the lines of the story that say who did what (a choice, a reaction) and where a round or the game turned
+HEADLINE = re.compile(r"^(turn \d+ |round \d+|game over)|reacts first: ")
+
+
+def fitted(lines: list[str], room: int) -> tuple[list[str], int]:
+    """The lines of the story that fit in `room`, and how many were left out: when they do not all fit, every
+    choice and every round's end and start first (the move that ended a round is never cut for the deal
+    that followed it), then the other lines, the latest first; in the order they happened."""
+    if room <= 0:
+        return [], len(lines)
+    if len(lines) <= room:
+        return list(lines), 0
+    heads = [i for i, line in enumerate(lines) if HEADLINE.search(line)]
+    keep = set(heads[-room:])
+    for i in range(len(lines) - 1, -1, -1):
+        if len(keep) >= room:
+            break
+        keep.add(i)
+    return [lines[i] for i in sorted(keep)], len(lines) - len(keep)
 
 
 def wrapped(head: str, items: list[str], width: int, sep: str = " · ") -> list[str]:
@@ -90,10 +111,13 @@ def screen_lines(b: dict, story_lines: int = STORY_ON_SCREEN, width: int = 100) 
         turn = " ◀" if now and not b.get("result") else ""
         for line in wrapped(f" {name:<8}{turn:<2} ", bits, width):
             out.append((style, line))
-    lines = b["story"][-story_lines:] if story_lines else []
+    lines, left_out = fitted(b["story"], story_lines - 1) if story_lines and len(b["story"]) > story_lines \
+        else (b["story"][-story_lines:] if story_lines else [], 0)
     if lines:
         out.append(("dim", " Last: " + lines[0]))
         out += [("dim", "       " + line) for line in lines[1:]]
+        if left_out:
+            out.append(("dim", f"       (and {left_out} more line{'s' if left_out != 1 else ''}: type 'log')"))
     if b.get("result"):
         you = next((s["seat"] for s in seats if s["you"]), None)
         out += result_lines(b["result"], you, {s["seat"]: s["name"] for s in seats})

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..agents import HumanAgent, Request, checked, make_agent
 from ..engine.game import Game
+from ..engine.redeal import undo as undone
 from ..errors import GameError
 from .board import board
 from .narrate import story
@@ -98,7 +99,8 @@ class Session:
         self.draw(b)
         from ..engine.refusal import explain_refusal
         prompt = Prompt(self.ask, self.screen.line, min(self.screen.width, 120), lambda: help_lines(self.rules),
-                        undo=len(self.humans) == 1, why=lambda text: explain_refusal(self.game, text))
+                        undo=len(self.humans) == 1, why=lambda text: explain_refusal(self.game, text),
+                        story=lambda: b["story"])
         try:
             choice = prompt.choose(b["decision"])
         except NoInput:
@@ -147,17 +149,18 @@ class Session:
             raise NoInput() from None
 
     def undo(self, p: int) -> None:
-        """Take back this person's last choice and the bots' choices after it (replayed from the seed)."""
+        """Take back this person's last choice and the bots' choices after it (replayed from the seed), the cards
+        this person cannot see dealt again: what they drew or glimpsed is not waiting for them (engine/redeal.py)."""
         history = self.game.state.history
         mine = [i for i, who in enumerate(self.chosen_by) if who == p]
         if not mine or len(self.chosen_by) != len(history):
             self.screen.line(" nothing to undo")
             return
         keep = mine[-1]
-        self.game = Game.replay(self.rules, self.game.state.n, self.game.state.seed, history[:keep],
-                                self.params)
+        self.game = undone(self.game, keep, p)
         self.chosen_by = self.chosen_by[:keep]
-        self.screen.line(" undone: your last choice and the moves after it")
+        self.screen.line(" undone: your last choice and the moves after it (the cards you cannot see are "
+                         "shuffled again)")
 
     # the end, saving and resuming ------------------------------------------------
     def finish(self) -> None:

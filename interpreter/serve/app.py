@@ -1,7 +1,8 @@
 """The web app: HTTP and websocket requests -> the Hub's tables, each browser sent only its seat's board.
 
 Routes: `/` the lobby (start a game, see the games here), `/t/{table}/{seat}#TOKEN` the play page of
-one seat (`/t/{table}/watch` an onlooker's), `/api/...` JSON for the pages and for tools,
+one seat (`/t/{table}/watch` an onlooker's), `/t/{table}/rules` and `/rules/{ruleset}` the rulebook as a
+page, `/api/...` JSON for the pages and for tools (a seat's choices, undo, rematch),
 `/ws/{table}/{seat}?token=TOKEN` the seat's live board. A seat's requests carry its token (the
 `token` query parameter or an `Authorization: Bearer` header); without it they get 403 and nothing
 of the seat. See docs/serve.md.
@@ -16,7 +17,7 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -204,6 +205,54 @@ def create_app(ruleset: str | None = None, db: str | os.PathLike | None = None, 
             seats.append(seat)
         return JSONResponse({"table": table.id, "seed": seed, "seats": seats, "watch": f"{base}/t/{table.id}/watch"})
 
+    rulebooks: dict = {}   # ruleset fingerprint -> its rulebook as a page
+
+    def rulebook_page(rules) -> str:
+        if rules.fingerprint not in rulebooks:
+            from ..explain import markdown_page, rulebook_markdown
+            rulebooks[rules.fingerprint] = markdown_page(rulebook_markdown(rules), f"{rules.title}: rules")
+        return rulebooks[rules.fingerprint]
+
+    async def table_rules(request: Request):
+        """The rules of a table's game, as a page (the rules are no secret: no token)."""
+        try:
+            table = await run_in_threadpool(table_of, request.path_params["table"])
+            return HTMLResponse(await run_in_threadpool(rulebook_page, table.rules))
+        except GameError as exc:
+            return _error(str(exc), STATUS.get(exc.code, 400))
+
+    async def ruleset_rules(request: Request):
+        try:
+            rules = await run_in_threadpool(rulesets.get, request.path_params["name"])
+            return HTMLResponse(await run_in_threadpool(rulebook_page, rules))
+        except RulebookError as exc:
+            return _error(str(exc), 404)
+
+    async def undo(request: Request):
+        try:
+            table = await run_in_threadpool(table_of, request.path_params["table"])
+            seat = seat_of(table, request.path_params["seat"], token_of(request))
+            if seat is None:
+                raise GameError("an onlooker cannot undo", "onlooker")
+            await run_in_threadpool(table.undo, seat)
+        except GameError as exc:
+            return _error(str(exc), STATUS.get(exc.code, 400))
+        await notify(table)
+        return JSONResponse(await run_in_threadpool(table.board, seat))
+
+    async def rematch(request: Request):
+        try:
+            table = await run_in_threadpool(table_of, request.path_params["table"])
+            seat = seat_of(table, request.path_params["seat"], token_of(request))
+            if seat is None:
+                raise GameError("an onlooker has no seat in the next game", "onlooker")
+            new_id, token = await run_in_threadpool(hub.rematch, table, seat)
+        except GameError as exc:
+            return _error(str(exc), STATUS.get(exc.code, 400))
+        await notify(table)   # the others' game-over boxes offer to join it
+        base = str(request.base_url).rstrip("/")
+        return JSONResponse({"table": new_id, "url": f"{base}/t/{new_id}/{seat + 1}#{token}"})
+
     async def get_board(request: Request):
         try:
             table = await run_in_threadpool(table_of, request.path_params["table"])
@@ -297,12 +346,16 @@ def create_app(ruleset: str | None = None, db: str | os.PathLike | None = None, 
 
     routes = [
         Route("/", page),
+        Route("/t/{table}/rules", table_rules),
         Route("/t/{table}/{seat}", play_page),
+        Route("/rules/{name}", ruleset_rules),
         Route("/api/rulesets", list_rulesets),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", create, methods=["POST"]),
         Route("/api/tables/{table}/{seat}", get_board),
         Route("/api/tables/{table}/{seat}/choose", choose, methods=["POST"]),
+        Route("/api/tables/{table}/{seat}/undo", undo, methods=["POST"]),
+        Route("/api/tables/{table}/{seat}/rematch", rematch, methods=["POST"]),
         WebSocketRoute("/ws/{table}/{seat}", live),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]

@@ -4,13 +4,14 @@ The Hub owns every table; a table is addressed by its id and a seat by its numbe
 whoever holds its token (given once, when the game starts; only its hash is kept). Each seat is shown
 only its own board (present/board.py: its view, its narration, its options); an onlooker only what
 every player may see. Every request that changes a game is stored (store.py) before it is answered,
-and a request that fails changes nothing. The web layer only calls `create`, `get`, `listing` and the
-tables' `allows`, `board` and `choose`.
+and a request that fails changes nothing. The web layer only calls `create`, `get`, `listing`, `rematch` and the
+tables' `allows`, `board`, `choose` and `undo`.
 """
 from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets
 import sqlite3
 import threading
@@ -18,6 +19,7 @@ import time
 
 from ..agents import Request, make_agent
 from ..engine.game import Game
+from ..engine.redeal import choosers, replay, undo
 from ..errors import GameError, IllegalChoice, RulebookError
 from ..present.board import board
 from .store import Store, digest
@@ -55,6 +57,10 @@ class Table:
         self.ahead: dict = {}       # seat -> the label it chose before its turn in a simultaneous decision
         self.version = 0
         self.lock = threading.Lock()
+        # a rematch of a game with several people: the new table, and each person's seat link in it (kept in
+        # memory only, until that person asks for it; the store keeps only the hashes of tokens)
+        self.next_table: str | None = None
+        self.next_tokens: dict = {}
 
     @property
     def humans(self) -> list[int]:
@@ -75,6 +81,8 @@ class Table:
             b["table"] = self.id
             b["version"] = self.version
             b["agents"] = list(self.agents)
+            b["can_undo"] = self.can_undo(seat)
+            b["rematch"] = self.next_table is not None
             if seat is not None and seat in self.ahead:
                 b["chosen"] = self.ahead[seat]
                 b["decision"] = None
@@ -110,6 +118,35 @@ class Table:
                 self._advance()
                 self.version += 1
                 self._save(stored)
+            except BaseException:
+                self.game, self.ahead, self.version = before, ahead, version
+                raise
+
+    def can_undo(self, seat) -> bool:
+        """Undo is for a game against bots, as at the terminal: one person at the table, who has chosen."""
+        return (seat is not None and self.humans == [seat] and not self.game.is_over
+                and bool(self.game.state.history))
+
+    def undo(self, seat: int) -> None:
+        """Take back this person's last choice and the bots' moves after it; the cards they cannot see are
+        dealt again (engine/redeal.py: undoing never shows what a draw gives). Stored before it returns."""
+        with self.lock:
+            if self.agents[seat] != "human" or self.humans != [seat]:
+                raise IllegalChoice("undo is for a game against bots, with one person at the table")
+            if self.game.is_over:
+                raise IllegalChoice("the game is over: start another one")
+            mine = [i for i, p in enumerate(choosers(self.game)) if p == seat]
+            if not mine:
+                raise IllegalChoice("nothing to undo: you have not chosen yet")
+            before, ahead, version = self.game, dict(self.ahead), self.version
+            try:
+                self.game = undo(self.game, mine[-1], seat)
+                self.ahead = {}
+                self.version += 1
+                self.store.undo(self, mine[-1])
+            except sqlite3.Error as exc:
+                self.game, self.ahead, self.version = before, ahead, version
+                raise GameError(f"the undo could not be stored ({exc}): nothing changed", "storage") from None
             except BaseException:
                 self.game, self.ahead, self.version = before, ahead, version
                 raise
@@ -177,6 +214,26 @@ class Hub:
             self.tables[table_id] = table
         return table, tokens
 
+    def rematch(self, table: Table, seat: int) -> tuple[str, str]:
+        """The next game of a finished table, like it (ruleset, seats, bots, names, parameters) on a new deal:
+        made by the first person who asks, joined by the others; -> (its id, this seat's token in it). Each
+        person gets their own seat's token once."""
+        with table.lock:   # two people asking at once make one next game
+            if not table.game.is_over:
+                raise IllegalChoice("the game is not over")
+            if table.agents[seat] != "human":
+                raise IllegalChoice(f"P{seat + 1} is played by a bot")
+            if table.next_table is None:
+                new, tokens = self.create(table.rules, table.game.state.n, list(table.agents),
+                                          int.from_bytes(os.urandom(4), "big"), dict(table.params), list(table.names),
+                                          self.store.source_of(table.id))
+                table.next_table = new.id
+                table.next_tokens = {i: t for i, t in enumerate(tokens) if t is not None}
+            token = table.next_tokens.pop(seat, None)
+            if token is None:
+                raise IllegalChoice("your seat in the next game was given already (its link was shown once)")
+            return table.next_table, token
+
     def _make_room(self) -> None:
         if len(self.tables) < MAX_TABLES:
             return
@@ -234,7 +291,11 @@ class Hub:
             return (f"{where} cannot continue: its ruleset ({s.source}) has changed since the game started, "
                     f"and replaying its choices could make a different game (put the old ruleset back to continue it)")
         try:
-            game = Game.replay(rules, s.players, s.seed, s.choices, s.params)
+            if s.redeals:   # undos dealt cards again: replayed with them (engine/redeal.py)
+                game = replay(rules, s.players, s.seed, s.choices, rules.resolve_params(s.players, s.params),
+                              s.redeals)
+            else:
+                game = Game.replay(rules, s.players, s.seed, s.choices, s.params)
         except RulebookError as exc:
             return f"{where} cannot continue: its choices no longer replay: {exc}"
         if digest(game) != s.digest:

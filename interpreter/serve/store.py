@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..runtime.values import encode
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2         # 2: the redeals of undos (a file of version 1 is read, and becomes 2)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
@@ -46,6 +46,12 @@ CREATE TABLE IF NOT EXISTS choices (
     choice INTEGER NOT NULL,
     PRIMARY KEY (game, n)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS redeals (
+    game TEXT NOT NULL,
+    at INTEGER NOT NULL,          -- the choices made when an undo dealt the cards again (engine/redeal.py)
+    pairs TEXT NOT NULL,          -- JSON: [card, the card that took its place] ...
+    seed TEXT NOT NULL            -- the generator's new seed (64 bits: kept as text)
+);
 """
 
 
@@ -87,6 +93,7 @@ class Stored:
     over: bool
     choices: list
     updated: float
+    redeals: tuple = ()
 
 
 class Store:
@@ -105,7 +112,7 @@ class Store:
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("PRAGMA busy_timeout=5000")
             found = self.db.execute("PRAGMA user_version").fetchone()[0]
-            if found not in (0, SCHEMA_VERSION):
+            if found > SCHEMA_VERSION:
                 raise sqlite3.DatabaseError(f"{self.path} holds games in a newer format ({found}) than this "
                                             f"rulebook reads ({SCHEMA_VERSION})")
             self.db.executescript(SCHEMA)
@@ -142,6 +149,24 @@ class Store:
             if changed != 1:
                 raise sqlite3.IntegrityError(f"game {table.id} is not stored with {stored_moves} choices")
 
+    def undo(self, table, keep: int) -> None:
+        """Store an undo: the choices after the first `keep` are dropped, the game's redeals are those of
+        its state (the new one at `keep`); one transaction, like a choice."""
+        game = table.game
+        with self.lock, self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("DELETE FROM choices WHERE game=? AND n>=?", (table.id, keep))
+            self.db.execute("DELETE FROM redeals WHERE game=?", (table.id,))
+            self.db.executemany("INSERT INTO redeals VALUES (?,?,?,?)",
+                                [(table.id, at, json.dumps([list(p) for p in pairs]), str(seed))
+                                 for at, pairs, seed in game.state.redeals])
+            changed = self.db.execute(
+                "UPDATE games SET ahead=?, moves=?, version=?, digest=?, over=?, updated=? WHERE id=?",
+                (json.dumps(_ahead(table.ahead)), len(game.state.history), table.version, digest(game),
+                 int(game.is_over), time.time(), table.id)).rowcount
+            if changed != 1 or len(game.state.history) != keep:
+                raise sqlite3.IntegrityError(f"game {table.id} cannot be taken back to {keep} choices")
+
     def _append(self, game_id: str, choices, first: int) -> None:
         self.db.executemany("INSERT INTO choices VALUES (?,?,?)",
                             [(game_id, first + i, int(c)) for i, c in enumerate(choices)])
@@ -153,7 +178,18 @@ class Store:
                 return None
             choices = [c for (c,) in self.db.execute("SELECT choice FROM choices WHERE game=? ORDER BY n",
                                                       (game_id,))]
-        return _stored(row, choices)
+            redeals = tuple((at, tuple(tuple(p) for p in json.loads(pairs)), int(seed)) for at, pairs, seed in
+                            self.db.execute("SELECT at, pairs, seed FROM redeals WHERE game=? ORDER BY rowid",
+                                            (game_id,)))
+        stored = _stored(row, choices)
+        stored.redeals = redeals
+        return stored
+
+    def source_of(self, game_id: str) -> str | None:
+        """Where a stored game's ruleset is loaded from (a bundled name or a file), or None."""
+        with self.lock:
+            row = self.db.execute("SELECT source FROM games WHERE id=?", (game_id,)).fetchone()
+        return row[0] if row else None
 
     def ids(self, unfinished_only: bool = False, limit: int | None = None) -> list[str]:
         """Game ids, the most recently played first."""

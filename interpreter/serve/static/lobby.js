@@ -23,6 +23,7 @@ function seatRows() {
 function players() {
   const r = rulesets.find((x) => x.name === $("ruleset").value);
   $("about").textContent = r.text;
+  $("rules-link").href = `/rules/${encodeURIComponent(r.name)}`;
   $("players").innerHTML = "";
   for (let n = r.min; n <= r.max; n++) $("players").add(new Option(String(n), String(n)));
   seatRows();

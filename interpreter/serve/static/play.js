@@ -154,28 +154,44 @@ function drawDecision(b) {
     back.onclick = () => { chosen.pop(); drawDecision(board); };
     box.appendChild(back);
   }
+  if (b.can_undo) {
+    const u = el("button", "undo", "↶ Undo your last move");
+    u.title = "Take back your last move and the bots' moves after it (the cards you cannot see are shuffled again)";
+    u.onclick = undo;
+    box.appendChild(u);
+  }
 }
 
 let resultClosed = false;
 $("show-result").onclick = () => { resultClosed = false; drawResult(board); };
 
-async function rematch() {        // one person against bots: a new table like this one, and its seat
-  const rows = await (await fetch("/api/tables")).json();
-  const g = rows.find((r) => String(r.table) === String(table));
-  if (!g) { $("error").textContent = "this game is no longer on the server"; return; }
-  const humans = g.agents.filter((a) => a === "human").length;
-  if (humans !== 1) {
-    $("error").textContent = "with several people, start the next game from the lobby and hand out its links";
-    return;
-  }
-  const res = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
-    body: JSON.stringify({ruleset: g.ruleset, players: g.players, agents: g.agents, names: g.names,
-                          params: g.params})});
+async function post(what) {       // a request of this seat (its token in the header): the answer, or null
+  const res = await fetch(`/api/tables/${table}/${seat}/${what}`,
+    {method: "POST", headers: {"Content-Type": "application/json", "Authorization": `Bearer ${token}`}, body: "{}"});
   const data = await res.json();
-  if (!res.ok) { $("error").textContent = data.error; return; }
-  const mine = data.seats.find((s) => s.agent === "human");
-  location.href = mine.url;   // another table: another path, so the page loads anew
+  if (!res.ok) { $("error").textContent = data.error; return null; }
+  $("error").textContent = "";
+  return data;
 }
+
+async function rematch() {        // the next game like this one: made by the first who asks, joined by the others
+  const data = await post("rematch");
+  if (data) location.href = data.url;   // another table: another path, so the page loads anew
+}
+
+async function undo() {           // against bots: your last move and theirs after it taken back
+  document.querySelectorAll("#decision button").forEach((b) => { b.disabled = true; });
+  const data = await post("undo");
+  if (data) draw(data); else if (board) drawDecision(board);
+}
+
+// the rules, beside the table: the rulebook the server writes for this game (rulebook explain)
+$("rules-button").onclick = () => {
+  const panel = $("rules");
+  if (!$("rules-frame").src) $("rules-frame").src = `/t/${table}/rules`;
+  panel.hidden = !panel.hidden;
+};
+$("rules-close").onclick = () => { $("rules").hidden = true; };
 
 function named(b, seat) {        // "P2 (Bea)": a seat with the name typed for it
   const name = b.names[Number(seat.slice(1)) - 1];
@@ -214,8 +230,9 @@ function drawResult(b) {
   box.appendChild(t);
   const links = box.appendChild(el("p", "after"));
   if (b.seat) {
-    const again = el("button", "rematch", "Play again");
-    again.title = "The same game, seats and bots, on a new deal";
+    const again = el("button", "rematch", b.rematch ? "Join the next game" : "Play again");
+    again.title = b.rematch ? "Someone at this table started the next game: take your seat in it"
+      : "The same game, seats and bots, on a new deal (the others at the table are offered their seats)";
     again.onclick = rematch;
     links.appendChild(again);
     links.appendChild(document.createTextNode(" "));

@@ -1,10 +1,10 @@
-"""Explain a ruleset: its rules as a readable Markdown document, generated from the compiled ruleset."""
+"""The rules as a reference (`rulebook explain --detail`): a compiled ruleset -> a Markdown document of every zone, parameter, step, action and effect, the expressions as written."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from .effects import EFFECTS
-from .effects.text import arg_in_words, code, flat, plain, words
+from ..effects import EFFECTS
+from ..effects.text import arg_in_words, code, flat, plain, words
 
 # what one audience is shown, and what everyone is shown when owner and others see the same
 LEVEL_WORDS = {"cards": "the cards", "top": "how many and the top card", "count": "how many",
