@@ -182,7 +182,7 @@ def _generate(rs, b) -> None:
         lines.add("")
         installs.append((choice, fname))
     for node in rs.nodes:
-        if type(node) is F.Step and node.players is None:
+        if type(node) is F.Step:
             fname = b.ns.fresh_global(f"S_{node.name}")
             lines.add(comment(f"the options of the step {node.name}"))
             lines.node = node   # an error here is the step's (see Generated.fused_origin)

@@ -129,13 +129,18 @@ def emit_step(builder, step, fname: str) -> None:
     lines.add(f"def {fname}(g, e, me):")
     with lines.indent():
         lines.add("out = []")
+        at = lines.mark()
+        # parts that read no argument, written alike in several actions (`me.hand + me.offer`), computed once
+        shared = {} if len(step.actions) > 1 else None
         for i, action in enumerate(step.actions):
             lines.add(comment(f"{action.name}"))
             if action.subsets:
                 listed = builder.ns.const(action.options, "K_options")
                 lines.add(f"out += [({i}, _a) for _a in {listed}(g, me)]")
                 continue
-            emit_listing(builder, action, action.when, i)
+            emit_listing(builder, action, action.when, i, shared)
+        if shared:
+            lines.insert(at, [f"{cell} = [R_NO]" for cell, _, _ in shared.values()])
         if step.optional:
             lines.add("if out:")
             lines.add("    out.append((-1, ()))")
@@ -143,8 +148,33 @@ def emit_step(builder, step, fname: str) -> None:
     lines.add("")
 
 
-def emit_listing(builder, choice, when, index) -> None:
-    """Statements that append the choice's options to `out`: argument tuples, or (index, arguments)."""
+def shareable(tree, names, scope) -> list:
+    """The parts of a tree that reads no argument to compute once for a whole step: the lists it joins with
+    `+` (`me.hand + me.offer`, often written in several actions), then the tree itself, when worth it; not
+    inside a per-item part (a lambda's body, a `where` filter), which reads the item."""
+    found = []
+
+    def visit(t):
+        if not isinstance(t, Tree):
+            return
+        strict, other = _children(t)
+        for c in strict + [c for c in other if c.data != "lambda_" and not _uses_it(c, names, scope)]:
+            visit(c)
+        if t.data == "binary" and str(t.children[1]) == "+" and costly(t) and not _uses_it(t, names, scope):
+            found.append(t)
+    visit(tree)
+    if worth_computing_once(tree) and costly(tree) and not _uses_it(tree, names, scope) \
+            and (not found or found[-1] is not tree):
+        found.append(tree)
+    return found
+
+
+def emit_listing(builder, choice, when, index, shared=None) -> None:
+    """Statements that append the choice's options to `out`: argument tuples, or (index, arguments).
+
+    `shared` (a step's listing of several actions): the parts that read no argument are computed on demand
+    into cells of the whole function, one per text, so that a part written alike in several actions is
+    computed once (text -> (cell, source, kind); the cells are made at the function's start)."""
     from ..expr.compiler import emit_expr, walked, walked_source
     lines, ns, names = builder.lines, builder.ns, builder.names
     args = choice.arg_names
@@ -180,6 +210,26 @@ def emit_listing(builder, choice, when, index) -> None:
     def emit(fn, py):
         return emit_expr(fn, names, ns, py, subst=subst)
 
+    def share(fn, tree, py):
+        """A part that reads no argument, in a cell of the step's function that every action reads (made
+        on demand, so an action whose `when` fails or that never gets to it computes nothing)."""
+        key = str(tree)   # the same text: the same value (no argument read, nothing changes while listing)
+        found = shared.get(key)
+        if found is None:
+            src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True)
+            cell = ns.fresh("s")
+            found = shared[key] = (cell, f"({cell}[0] if {cell}[0] is not R_NO else R_fill({cell}, lambda: {src}))",
+                                   kind)
+        return found[1], found[2]
+
+    if shared is not None:
+        # the domains that read no argument: they and the lists they join, shared too
+        for fn in choice.domains:
+            tree = getattr(fn, "tree", None)
+            if tree is not None and Hoister(arg_level, names, fn.scope).level(tree) == 0:
+                for part in shareable(tree, names, fn.scope):
+                    subst[id(part)] = share(fn, part, {"me": "me"})
+
     # every domain walked pays its length from the step's budget (runtime/budget.py); with several
     # arguments that is their combinations, refused as such when they are too many
     if len(args) > 1:
@@ -203,7 +253,7 @@ def emit_listing(builder, choice, when, index) -> None:
         names_of = []
         for fn in choice.domains:
             var = ns.fresh("d")
-            lines.add(f"{var} = {walked_source(emit_expr(fn, names, ns, py))}")
+            lines.add(f"{var} = {walked_source(emit(fn, py))}")
             names_of.append(var)
         lines.add(f"R_product(g, {too_many}, {', '.join(names_of)})")
         if choice.cond is None:
@@ -219,6 +269,10 @@ def emit_listing(builder, choice, when, index) -> None:
         lines.depth -= depth
         return
     for var, tree, fn in eager:
+        if shared is not None and costly(tree):
+            subst[id(tree)] = share(fn, tree, py)
+            lines.add(f"{var} = {subst[id(tree)][0]}")
+            continue
         src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True)
         subst[id(tree)] = (var, kind)
         lines.add(f"{var} = {src}")
@@ -241,6 +295,9 @@ def emit_listing(builder, choice, when, index) -> None:
 
     def fill(level, py):
         for var, tree, fn, on_demand in fills.get(level, ()):
+            if shared is not None and var in level0 and costly(tree):
+                subst[id(tree)] = share(fn, tree, py)
+                continue
             src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True)
             if on_demand:   # computed where the expression gets to it, once (see the module's docstring)
                 subst[id(tree)] = (f"({var}[0] if {var}[0] is not R_NO else R_fill({var}, lambda: {src}))", kind)
@@ -251,9 +308,13 @@ def emit_listing(builder, choice, when, index) -> None:
 
     def reset(level):
         for v in resets.get(level, ()):
-            lines.add(f"{v} = [R_NO]" if v in cells else f"{v} = R_NO")
+            if v not in level0:
+                lines.add(f"{v} = [R_NO]" if v in cells else f"{v} = R_NO")
 
     cells = {var for entries in fills.values() for var, _, _, lazy in entries if lazy}
+    # parts that read no argument and walk or make a list: shared (see `share`)
+    level0 = {v for v, tree, _, _ in (e for entries in fills.values() for e in entries)
+              if v in resets.get(0, ()) and costly(tree)} if shared is not None else set()
     for i, (name, var) in enumerate(zip(args, variables)):
         reset(i)
         fill(i, py)

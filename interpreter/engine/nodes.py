@@ -203,7 +203,11 @@ class Choose(Node):
         # whether an option may leave items to pick (subset arguments, engine/picks.py)
         self.picks = any(c is not None and c.subsets for c in (actions if actions is not None else (choice,)))
 
+    listed = None   # a step's generated listing (codegen/options.py, emit_step): (g, env, player) -> its options
+
     def _options(self, g, env, p):
+        if self.listed is not None:
+            return self.listed(g, env, p)
         if self.actions is not None:
             options = [(i, args) for i, action in enumerate(self.actions) for args in action.options(g, p)]
         else:
