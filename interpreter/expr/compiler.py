@@ -577,7 +577,11 @@ class _Compiler:
                 return (f"({a} - {b})" if small else capped(f"{a} - {b}", self.ns)), "int"
             return f"R_minus({a}, {b})", "int"
         if op == "*":
-            return (f"({a} * {b})" if small else f"R_times({a}, {b})"), "int"
+            if small:
+                return f"({a} * {b})", "int"
+            if ka == kb == "int":   # two numbers (never a text or a list times a number): checked inline
+                return capped(f"{a} * {b}", self.ns), "int"
+            return f"R_times({a}, {b})", "int"
         if op == "/":
             return f"({a} // {b})", "int"
         return f"({a} % {b})", "int"

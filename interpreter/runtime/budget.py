@@ -17,6 +17,8 @@ characters, a decision within MAX_OPTIONS options. The numbers are documented in
 """
 from __future__ import annotations
 
+from itertools import chain
+
 from ..errors import GameError
 from .values import Card, Player
 
@@ -68,6 +70,7 @@ def number(v):
 
 
 MAX_NESTING = 32   # lists inside lists inside ...: deeper is refused (copying and saving recurse)
+_ONLY_LISTS = {list}
 
 
 def size(value, limit: int = MAX_LIST, depth: int = 0) -> int:
@@ -77,6 +80,13 @@ def size(value, limit: int = MAX_LIST, depth: int = 0) -> int:
         raise too_large(value)
     if list not in map(type, value):   # a flat list (the common case), checked at C speed
         return n
+    if _ONLY_LISTS == set(map(type, value)):
+        # a list of lists (combinations, groups): when none of them holds a list, counted at C speed
+        if list not in set(map(type, chain.from_iterable(value))):
+            n += sum(map(len, value))
+            if n > limit:
+                raise too_large(value)
+            return n
     if depth >= MAX_NESTING:
         raise GameError(f"a list nests deeper than {MAX_NESTING} levels", "too-large")
     for v in value:
