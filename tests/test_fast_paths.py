@@ -1,5 +1,5 @@
 """The engine's shortest ways change nothing but speed (docs/compile.md): a choice in a plain step applied by its
-generated `A_` function instead of Choose.resume and the VM, and moves done inline by generated code instead of
+generated `A_` function (a `choose`'s by its `C_`) instead of Choose.resume and the VM, and moves done inline by generated code instead of
 runtime/effects.py. Games played both ways reach the same states, and errors read the same, word for word."""
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ PATTERNS = sorted((ROOT / "benchmarks" / "patterns").glob("*.yaml"))
 
 
 def without_after(rules):
-    """The ruleset with every step's generated `A_` set aside: its choices go through Choose.resume."""
+    """The ruleset with every generated `A_` and `C_` set aside: its choices go through Choose.resume."""
     for node in rules.nodes:
         if node.after is not None:
             node.after = None

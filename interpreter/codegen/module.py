@@ -19,6 +19,7 @@ from ..engine.choices import Action
 from ..expr.compiler import has_tree, new_namespace
 from ..expr.emit import Lines, build, comment
 from .effects import Fuser
+from .decisions import emit_decisions
 from .options import emit_options, emit_step
 from .scoring import emit_values, install_values
 from .turns import emit_turns
@@ -215,6 +216,7 @@ def _generate(rs, b) -> None:
     fused, after = emit_turns(b, fuser, runs,
                        {id(node): fname for node, fname in installs if type(node) is F.Step},
                        {id(node): fname for node, fname in ends})
+    decided = emit_decisions(b, runs)
     while b.later:
         fn, args = b.later.pop(0)
         fn(*args)
@@ -233,8 +235,8 @@ def _generate(rs, b) -> None:
         # the block end is the generated function itself: the VM calls it without a method between
         node.fused = node.block_end = values[fname]
         node.generated = generated
-    for step, fname in after:
-        step.after = values[fname]
+    for node, fname in after + decided:
+        node.after = values[fname]
     edited = {}   # id(old block) -> (old block, its nodes with segments in)
     for bid, i, j, fname, tail in runs:
         block = rs.blocks[bid]

@@ -1,0 +1,66 @@
+"""A `choose` of one player among inline arguments -> Python source of `C_<node>`: a choice made there applied by
+generated code, as Choose.resume and the VM would apply it node by node.
+
+`C_<node>(vm, g, _f, _option, _player)`, installed as the node's `after` (engine/nodes.py; `Game.apply` calls
+it): the chosen values written into the environment around the choose (as `Choose._apply` writes them for one
+chooser), then its `do` block: run at once by its segment when none of its effects asks a decision, counted as
+the VM counts a pushed block that ran to its end, else pushed for the VM. It returns None, having done nothing,
+when the top frame is not the choose's block at the choose's position (then Choose.resume applies the choice),
+and false otherwise: the VM goes on from the frame the choose is in. An error inside is told at the node of the
+generated line that raised it (Generated.fused_origin), as the VM would tell it.
+"""
+from __future__ import annotations
+
+from ..effects.choices import Choose
+from ..expr.emit import comment, key
+
+
+def emit_decisions(b, runs) -> list:
+    """Write a `C_` function for every `choose` that may have one; returns [(node, function name)]. `runs`: the
+    segments, (block id, start, end, function name, whether it ends in a tail)."""
+    rs, lines = b.rs, b.lines
+    whole = {bid: fname for bid, i, j, fname, tail in runs if i == 0 and j == len(rs.blocks[bid]) and not tail}
+    out, seen = [], set()
+    for bid, block in enumerate(rs.blocks):
+        for k, node in enumerate(block):
+            if type(node) is not Choose or id(node) in seen or not plain(node):
+                continue
+            seen.add(id(node))
+            fname = b.ns.fresh_global(f"C_{node.id}")
+            lines.node = node
+            lines.add(f"def {fname}(vm, g, _f, _option, _player):")
+            with lines.indent():
+                lines.add(comment(f"a choice of the {node.text} at its block's position {k + 1} applied"))
+                lines.add(f"if _f[1] != {k + 1} or _f[0] is not vm.rs.blocks[{bid}]:")
+                lines.add("    return None   # not where its frame asks it: Choose.resume applies it")
+                if node.optional:
+                    lines.add("if _option[0] < 0:")
+                    lines.add("    return False   # a pass: nothing to apply")
+                lines.add("e = _f[2]")
+                lines.add("_args = _option[1]")
+                for j, name in enumerate(node.choice.all_names):
+                    lines.add(f"e[{key(name)}] = _args[{j}]")
+                body = node.body
+                if body is not None:
+                    if body in whole or not rs.blocks[body]:
+                        if body in whole:
+                            lines.node = rs.blocks[body][0]   # an error here is the segment's
+                            lines.add(f"if {whole[body]}(vm, g, e):")
+                            lines.add("    return False   # the game or the turn stopped inside: the VM goes on")
+                        # counted as the VM counts a pushed block that ran to its end
+                        lines.add(f"vm.steps = _s = vm.steps - {len(rs.blocks[body]) + 1}")
+                        lines.add("if _s < 0:")
+                        lines.add("    raise vm.over_nodes()")
+                    else:
+                        lines.add(f"vm.push({int(body)}, e)")
+                lines.add("return False")
+            lines.add("")
+            lines.node = None
+            out.append((node, fname))
+    return out
+
+
+def plain(node) -> bool:
+    """A `choose` whose choices generated code applies: one chooser, inline arguments without subsets, asked
+    once."""
+    return node.players is None and node.actions is None and not node.picks and not node.looped
