@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ..effects.choices import Choose
 from ..expr.emit import comment, key
+from .turns import count_block
 
 
 def emit_decisions(b, runs) -> list:
@@ -48,9 +49,7 @@ def emit_decisions(b, runs) -> list:
                             lines.add(f"if {whole[body]}(vm, g, e):")
                             lines.add("    return False   # the game or the turn stopped inside: the VM goes on")
                         # counted as the VM counts a pushed block that ran to its end
-                        lines.add(f"vm.steps = _s = vm.steps - {len(rs.blocks[body]) + 1}")
-                        lines.add("if _s < 0:")
-                        lines.add("    raise vm.over_nodes()")
+                        count_block(lines, len(rs.blocks[body]))
                     else:
                         lines.add(f"vm.push({int(body)}, e)")
                 lines.add("return False")

@@ -54,6 +54,14 @@ def emit_turns(b, fuser, runs, listed: dict, ends: dict) -> tuple[list, list]:
     return [(loop, start), (steps, end)], after
 
 
+def count_block(lines, size: int) -> None:
+    """A block of `size` nodes that ran to its end counted towards the step's budget, as the VM counts it
+    (`Game._run`; calling `vm.over_nodes` only to make the error)."""
+    lines.add(f"vm.steps = _s = vm.steps - {size + 1}")
+    lines.add("if _s < 0:")
+    lines.add("    raise vm.over_nodes()")
+
+
 class _Writer:
     def __init__(self, b, body, segments, fuser):
         self.b, self.lines, self.body, self.segments, self.fuser = b, b.lines, body, segments, fuser
@@ -208,9 +216,7 @@ class _Writer:
                     if lines.reads("e", at):
                         lines.insert(at, [f"e = {env}"])   # the environment Choose._apply makes, where read
                     lines.node = block[0]
-                    lines.add(f"vm.steps = _s = vm.steps - {len(block) + 1}")
-                    lines.add("if _s < 0:")
-                    lines.add("    raise vm.over_nodes()")
+                    count_block(lines, len(block))
             lines.node = step
             lines.add("stack = g.stack")
             lines.add("if not stack or stack[-1] is not _f:")
@@ -221,9 +227,7 @@ class _Writer:
                 # the steps' block ran to its end: it pays for its nodes as the VM counts them (an error told
                 # at the last step, the node the VM ran last), then its end
                 lines.node = b.rs.blocks[steps.body][-1]
-                lines.add(f"vm.steps = _s = vm.steps - {len(b.rs.blocks[steps.body]) + 1}")
-                lines.add("if _s < 0:")
-                lines.add("    raise vm.over_nodes()")
+                count_block(lines, len(b.rs.blocks[steps.body]))
                 lines.add(f"return {turn_end}(vm, g, _f)")
         lines.add("")
         lines.node = None
@@ -262,9 +266,7 @@ class _Writer:
                         lines.add("return False")
                     else:
                         # the turn's block ran to its end: it pays for its nodes as the VM counts them
-                        lines.add(f"vm.steps = _s = vm.steps - {len(body) + 1}")
-                        lines.add("if _s < 0:")
-                        lines.add("    raise vm.over_nodes()")
+                        count_block(lines, len(body))
                         lines.add(f"return {start}(vm, g, frame)")
         lines.add("")
         lines.node = None

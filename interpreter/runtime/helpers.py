@@ -324,21 +324,10 @@ def per_ne(impl, items, table, value):
     return impl(items, lambda x: table[x] != value)
 
 
-def _paid_list(g, xs, name):
-    """A list or tuple a slicing builtin walks, paid for by its length; anything else refused in its words."""
-    t = type(xs)
-    if t is not list and t is not tuple:
-        raise X.call_error(name, [xs])
-    w = g.work - len(xs)
-    g.work = w
-    if w < 0:
-        raise over_items()
-
-
 # take, drop and reverse: checked, paid for and sliced in one call (a slice of a list is a new list)
 def take_of(g, xs, k):
     if type(xs) is not list:
-        _paid_list(g, xs, "take")
+        walk_named(g, xs, "take")
         return list(xs[:max(k, 0)])
     w = g.work - len(xs)
     g.work = w
@@ -349,7 +338,7 @@ def take_of(g, xs, k):
 
 def drop_of(g, xs, k):
     if type(xs) is not list:
-        _paid_list(g, xs, "drop")
+        walk_named(g, xs, "drop")
         return list(xs[max(k, 0):])
     w = g.work - len(xs)
     g.work = w
@@ -360,7 +349,7 @@ def drop_of(g, xs, k):
 
 def reverse_of(g, xs):
     if type(xs) is not list:
-        _paid_list(g, xs, "reverse")
+        walk_named(g, xs, "reverse")
         return list(reversed(xs))
     w = g.work - len(xs)
     g.work = w
