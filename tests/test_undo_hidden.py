@@ -8,7 +8,7 @@ import random
 import pytest
 
 from interpreter import Game, load
-from interpreter.engine.redeal import replay, undo
+from interpreter.engine.redeal import undo
 from interpreter.engine.view import observation
 
 
@@ -66,7 +66,7 @@ def test_the_new_deal_shows_the_player_what_it_saw_and_round_trips(name, players
     # a save keeps the new deal, a resume goes on from it, a replay from the seed makes it again
     saved = after.to_json()
     assert Game.from_json(rules, saved).to_json() == saved
-    again = replay(rules, players, game.state.seed, after.state.history, after.state.params, after.state.redeals)
+    again = Game.rebuild(rules, players, game.state.seed, after.state.history, after.state.params, after.state.redeals)
     assert again.to_json() == saved
     # later moves and a later undo replay the new deal too
     rng = random.Random(seed)
@@ -75,8 +75,8 @@ def test_the_new_deal_shows_the_player_what_it_saw_and_round_trips(name, players
             break
         after.apply(rng.randrange(after.option_count()))
     moved = after.to_json()
-    assert replay(rules, players, game.state.seed, after.state.history, after.state.params,
-                  after.state.redeals).to_json() == moved
+    assert Game.rebuild(rules, players, game.state.seed, after.state.history, after.state.params,
+                        after.state.redeals).to_json() == moved
     assert Game.from_json(rules, moved).to_json() == moved
     back = undo(after, keep, 0, random.Random(seed + 1))
     assert back.state.redeals[:1] == after.state.redeals[:1] and len(back.state.redeals) == 2

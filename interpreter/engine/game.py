@@ -83,6 +83,18 @@ class Game:
         return game
 
     @classmethod
+    def rebuild(cls, rules, players: int, seed: int, choices, params: dict, redeals=(), record: bool = True) -> "Game":
+        """A game rebuilt from its seed, its choices and the redeals its undos made (engine/redeal.py;
+        `params`: the game's resolved values)."""
+        from .redeal import made
+        game = cls._start(rules, players, seed, params, record)
+        for k, index in enumerate(choices):
+            made(game, redeals, k)
+            game.apply(index)
+        made(game, redeals, len(choices))
+        return game
+
+    @classmethod
     def replay(cls, ruleset, players: int, seed: int, choices, params=None, record=True) -> "Game":
         """Rebuild a game exactly from its seed and the list of option indexes chosen."""
         game = cls.new(ruleset, players, seed, params, record)
@@ -442,8 +454,7 @@ class Game:
     def _restore(self, history) -> None:
         g = self.state
         if g.redeals:   # cards dealt again by an undo: the replay deals them again where they were
-            from .redeal import replay
-            self.state = replay(self.rs, g.n, g.seed, history, g.params, g.redeals, self.record).state
+            self.state = Game.rebuild(self.rs, g.n, g.seed, history, g.params, g.redeals, self.record).state
             return
         fresh = Game._start(self.rs, g.n, g.seed, g.params, self.record)
         for index in history:

@@ -1,7 +1,7 @@
 """Undo without revealing what was drawn: a game + the choices to keep + the player who undoes -> the game as it
 was after those choices, with the cards that player cannot identify dealt again among their places and a
 fresh random generator; the redeal is recorded in the state (`State.redeals`), so that a save, a resume, a
-later undo and a replay from the seed (`replay`) make it again exactly.
+later undo and a replay from the seed (`Game.rebuild`) make it again exactly.
 
 Replaying from the seed alone would deal the same cards: a player who drew a card, then undid, would know
 the top of the deck (and a card seen in a trade, a peek or a steal would stay where it was seen). The new
@@ -28,27 +28,15 @@ def undo(game, keep: int, player: int, rng=None):
     which nobody at the table can predict)."""
     g = game.state
     kept = tuple(r for r in g.redeals if r[0] <= keep)
-    fresh = replay(game.rs, g.n, g.seed, g.history[:keep], g.params, kept, game.record)
+    fresh = type(game).rebuild(game.rs, g.n, g.seed, g.history[:keep], g.params, kept, game.record)
     redeal(fresh, player, rng if rng is not None else random.SystemRandom())
     return fresh
-
-
-def replay(rules, players: int, seed: int, choices, params: dict, redeals=(), record: bool = True):
-    """Rebuild a game from its seed, its choices and its redeals (`params`: the game's resolved values)."""
-    from .game import Game
-    game = Game._start(rules, players, seed, params, record)
-    for k, index in enumerate(choices):
-        made(game, redeals, k)
-        game.apply(index)
-    made(game, redeals, len(choices))
-    return game
 
 
 def choosers(game) -> list[int]:
     """Who made each choice of the game's history, in order (a replay of it, with its redeals)."""
     g = game.state
-    from .game import Game
-    copy = Game._start(game.rs, g.n, g.seed, g.params, False)
+    copy = type(game)._start(game.rs, g.n, g.seed, g.params, False)
     out = []
     for k, index in enumerate(g.history):
         made(copy, g.redeals, k)

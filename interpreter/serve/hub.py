@@ -19,7 +19,7 @@ import time
 
 from ..agents import Request, make_agent
 from ..engine.game import Game
-from ..engine.redeal import choosers, replay, undo
+from ..engine.redeal import choosers, undo
 from ..errors import GameError, IllegalChoice, RulebookError
 from ..present.board import board
 from .store import Store, digest
@@ -292,8 +292,8 @@ class Hub:
                     f"and replaying its choices could make a different game (put the old ruleset back to continue it)")
         try:
             if s.redeals:   # undos dealt cards again: replayed with them (engine/redeal.py)
-                game = replay(rules, s.players, s.seed, s.choices, rules.resolve_params(s.players, s.params),
-                              s.redeals)
+                game = Game.rebuild(rules, s.players, s.seed, s.choices, rules.resolve_params(s.players, s.params),
+                                    s.redeals)
             else:
                 game = Game.replay(rules, s.players, s.seed, s.choices, s.params)
         except RulebookError as exc:
