@@ -19,7 +19,7 @@ from ..engine.choices import Action
 from ..expr.compiler import has_tree, new_namespace
 from ..expr.emit import Lines, build, comment
 from .effects import Fuser
-from .decisions import emit_decisions
+from .decisions import emit_again, emit_decisions
 from .options import emit_options, emit_step
 from .scoring import emit_values, install_values
 from .turns import emit_turns
@@ -216,7 +216,8 @@ def _generate(rs, b) -> None:
     fused, after = emit_turns(b, fuser, runs,
                        {id(node): fname for node, fname in installs if type(node) is F.Step},
                        {id(node): fname for node, fname in ends})
-    decided = emit_decisions(b, runs)
+    decided = emit_decisions(b, runs) + emit_again(b, fuser, runs, {id(node): fname for node, fname in installs
+                                                                    if type(node) is F.Step})
     while b.later:
         fn, args = b.later.pop(0)
         fn(*args)

@@ -62,6 +62,40 @@ def count_block(lines, size: int) -> None:
     lines.add("    raise vm.over_nodes()")
 
 
+def apply_actions(b, fuser, step, whole) -> None:
+    """Statements that apply the option `(_i, _args)` of a step chosen by `_player` (a pass does nothing), as
+    Choose._apply does: an action whose effects never ask a decision written in place (`whole`: block id ->
+    the segment that runs it all) and counted as Game.run_segment counts it; one whose effects ask a decision
+    has its block pushed, and the statements return false (the VM runs it)."""
+    lines = b.lines
+    for i, action in enumerate(step.actions):
+        if action.block is None:
+            continue
+        block = b.rs.blocks[action.block]
+        lines.node = block[0]   # an error here is the segment's, as Game.run_segment tells it
+        lines.add(f"{'if' if i == 0 else 'elif'} _i == {i}:")
+        env = ", ".join([f"{key(n)}: _args[{j}]" for j, n in enumerate(action.all_names)])
+        env = f"{{'me': _player{', ' if env else ''}{env}}}"
+        with lines.indent():
+            if action.block not in whole:
+                # effects that ask a decision: their block pushed, as Choose._apply pushes it
+                lines.add(comment(f"{action.name}: its effects wait for decisions: the VM runs them"))
+                lines.add(f"vm.push({int(action.block)}, {env})")
+                lines.add("return False")
+                continue
+            # its effects, written here as its segment is (Game.run_segment runs that one)
+            lines.add(comment(f"{action.name}: its effects"))
+            lines.add("me = _player")
+            for j, n in enumerate(action.all_names):
+                lines.add(f"{local_name(n)} = _args[{j}]")
+            at = lines.mark()
+            fuser.inline(list(block), action.all_names)
+            if lines.reads("e", at):
+                lines.insert(at, [f"e = {env}"])   # the environment Choose._apply makes, where read
+            lines.node = block[0]
+            count_block(lines, len(block))
+
+
 class _Writer:
     def __init__(self, b, body, segments, fuser):
         self.b, self.lines, self.body, self.segments, self.fuser = b, b.lines, body, segments, fuser
@@ -191,32 +225,7 @@ class _Writer:
             lines.add(f"if _f[3] != {int(steps.id)} or _f[1] != {k + 1}:")
             lines.add("    return None   # not where the steps' frame asks it: Choose.resume applies it")
             lines.add("_i, _args = _option")
-            for i, action in enumerate(step.actions):
-                if action.block is None:
-                    continue
-                block = b.rs.blocks[action.block]
-                lines.node = block[0]   # an error here is the segment's, as Game.run_segment tells it
-                lines.add(f"{'if' if i == 0 else 'elif'} _i == {i}:")
-                env = ", ".join([f"{key(n)}: _args[{j}]" for j, n in enumerate(action.all_names)])
-                env = f"{{'me': _player{', ' if env else ''}{env}}}"
-                with lines.indent():
-                    if action.block not in whole:
-                        # effects that ask a decision: their block pushed, as Choose._apply pushes it
-                        lines.add(comment(f"{action.name}: its effects wait for decisions: the VM runs them"))
-                        lines.add(f"vm.push({int(action.block)}, {env})")
-                        lines.add("return False")
-                        continue
-                    # its effects, written here as its segment is (Game.run_segment runs that one)
-                    lines.add(comment(f"{action.name}: its effects"))
-                    lines.add("me = _player")
-                    for j, n in enumerate(action.all_names):
-                        lines.add(f"{local_name(n)} = _args[{j}]")
-                    at = lines.mark()
-                    self.fuser.inline(list(block), action.all_names)
-                    if lines.reads("e", at):
-                        lines.insert(at, [f"e = {env}"])   # the environment Choose._apply makes, where read
-                    lines.node = block[0]
-                    count_block(lines, len(block))
+            apply_actions(b, self.fuser, step, whole)
             lines.node = step
             lines.add("stack = g.stack")
             lines.add("if not stack or stack[-1] is not _f:")

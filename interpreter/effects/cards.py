@@ -135,11 +135,13 @@ class Move(Effect):
             w.add(f"g.zones[{vd}].extend({vc})")
         elif word is not None:
             w.add(f"g.zones[{vd}][0:0] = {vc}")
-        else:
-            w.add(f"if N_is_front({w.expr(self.at, py)}):")
-            w.add(f"    g.zones[{vd}][0:0] = {vc}")
-            w.add("else:")
+        else:   # a word given by an expression: read here as is_front reads it (a word for no end refused)
+            word = w.fresh("w")
+            w.add(f"{word} = {w.expr(self.at, py)}")
+            w.add(f"if {word} in R_BACK_WORDS:")
             w.add(f"    g.zones[{vd}].extend({vc})")
+            w.add(f"elif N_is_front({word}):")
+            w.add(f"    g.zones[{vd}][0:0] = {vc}")
 
     @classmethod
     def explain(cls, f, _):
