@@ -605,3 +605,26 @@ def test_the_agents_command_lists_every_agent_and_its_settings(capsys, monkeypat
     assert "    iterations=N, default 200: search iterations per decision" in out
     assert "    reward=win|margin, default win: " in out
     assert "    depth=N|auto|next, default auto: " in out
+
+
+def test_play_asks_pick_only_of_an_agent_whose_choose_reads_the_count_alone():
+    """random and first are asked by pick(count), without a Request; a subclass that changes choose alone is
+    asked through its choose, and the same seed plays the same game either way."""
+    from interpreter.agents import FirstAgent, RandomAgent, play
+    from interpreter.agents.base import picker
+
+    asked = []
+
+    class Watching(RandomAgent):
+        def choose(self, request):
+            asked.append(request.count)
+            return RandomAgent.choose(self, request)
+
+    rules = load("cubirds")
+    assert picker(RandomAgent(1)) is not None and picker(FirstAgent()) is not None
+    assert picker(Watching(1)) is None
+    a, b = Game.new(rules, 2, seed=4, record=False), Game.new(rules, 2, seed=4, record=False)
+    play(a, [RandomAgent(1), RandomAgent(2)])
+    play(b, [Watching(1), Watching(2)])
+    assert asked and len(asked) == len(b.state.history)
+    assert a.state.history == b.state.history and a.result == b.result
