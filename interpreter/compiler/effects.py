@@ -12,6 +12,22 @@ from .context import Abort, Context, valid_name
 SUBSET_FIELDS = ("pick", "count", "min", "max", "label", "alike")
 
 
+def _no_fewer():
+    """A subset's `min` when none is written: 0 (it reads no local name)."""
+    def low(g, e, it):
+        return 0
+    low.locals_used = frozenset()
+    return low
+
+
+def _at_most_all(domain):
+    """A subset's `max` when none is written: every item of its domain (it reads what the domain reads)."""
+    def high(g, e, it):
+        return len(domain(g, e, it))
+    high.locals_used = getattr(domain, "locals_used", None)
+    return high
+
+
 class EffectCompiler:
     """Turns effect lists into blocks, each effect by its definition's `compile(c, ...)` (this object is
     `c`: its context, blocks, procedures, actions and helpers); procedures are compiled on first use and
@@ -163,9 +179,8 @@ class EffectCompiler:
         if "count" in spec:
             low = high = ctx.expr(path + ("count",), inner, random_ok=False)
         else:
-            low = ctx.expr(path + ("min",), inner, random_ok=False) if "min" in spec else (lambda g, e, it: 0)
-            high = ctx.expr(path + ("max",), inner, random_ok=False) if "max" in spec \
-                else (lambda g, e, it: len(domain(g, e, it)))
+            low = ctx.expr(path + ("min",), inner, random_ok=False) if "min" in spec else _no_fewer()
+            high = ctx.expr(path + ("max",), inner, random_ok=False) if "max" in spec else _at_most_all(domain)
         noun = {"cards": "cards", "players": "players"}.get(domain.kind, "items")
         subset = Subset(arg, domain, low, high, noun)
         item = Scope(dict(inner.locals), ELEMENT.get(domain.kind, "any"))   # `it`: one item of the domain

@@ -69,12 +69,26 @@ class Choice:
             return found
         base = dict(env)
         base["me"] = player
+        if self.final is None and found and not self._subsets_read_args():
+            # whether the subsets can be picked does not depend on the other arguments: asked once
+            base.update(zip(self.arg_names, found[0]))
+            return found if self.completable(g, base, 0, []) else []
         out = []
         for args in found:
             base.update(zip(self.arg_names, args))
             if self.completable(g, base, 0, []):
                 out.append(args)
         return out
+
+    def _subsets_read_args(self) -> bool:
+        """Whether a subset's domain or bounds may read one of the other arguments (unknown: yes)."""
+        names = set(self.arg_names)
+        for sub in self.subsets:
+            for fn in (sub.domain, sub.low, sub.high):
+                used = getattr(fn, "locals_used", None)
+                if used is None or used & names:
+                    return True
+        return False
 
     # subsets ------------------------------------------------------------------------------------
     def completable(self, g, env, j, partial, budget=None) -> bool:
@@ -84,7 +98,7 @@ class Choice:
         sub = self.subsets[j]
         lo, hi = sub.bounds(g, env)
         domain = list(sub.domain(g, env, None))
-        rest = [x for x in domain if x not in partial]
+        rest = [x for x in domain if x not in partial] if partial else domain
         need = max(lo - len(partial), 0)
         room = min(hi - len(partial), len(rest))
         if need > room:
