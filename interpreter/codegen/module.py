@@ -100,10 +100,13 @@ def emit_ends(b, node, fname) -> None:
     lines.add(f"def {fname}(g, e):")
     with lines.indent():
         lines.add("me = e.get('me')")
+        at = lines.mark()
         for i, (cond, *_) in enumerate(node.game_ends + node.round_ends):
             lines.add(f"if {emit_expr(cond, b.names, b.ns, {'me': 'me'})}:")
             lines.add(f"    return {i}")
         lines.add("return -1")
+        if not lines.reads("me", at):
+            lines.drop(at - 1)   # `me` read nowhere: not looked up
     lines.add("")
 
 

@@ -232,12 +232,15 @@ class _Writer:
             lines.add("    return False")
             lines.add("e = _f[2]")
             lines.add("me = e.get('me')")
+            at = lines.mark()
             if self.ask_steps(k + 1, steps, listed):
                 # the steps' block ran to its end: it pays for its nodes as the VM counts them (an error told
                 # at the last step, the node the VM ran last), then its end
                 lines.node = b.rs.blocks[steps.body][-1]
                 count_block(lines, len(b.rs.blocks[steps.body]))
                 lines.add(f"return {turn_end}(vm, g, _f)")
+            if not lines.reads("me", at):
+                lines.drop(at - 1)   # `me` read nowhere: not looked up
         lines.add("")
         lines.node = None
         return fname
