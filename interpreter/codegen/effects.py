@@ -93,19 +93,21 @@ class Fuser:
         lines.add("")
         lines.add("")
 
-    def inline(self, nodes, names) -> None:
+    def inline(self, nodes, names, lazy: bool = True) -> None:
         """The nodes of a whole block written where the code being written is, with the Python variables `me`
         and `names` (each local name it reads) already set; when the game stops inside, that code returns
         false (the VM goes on), where a segment would return true. No environment is kept: nothing after the
         block reads one, and what reads one inside (a text, an end of a zone written as an expression) gets
         one made from the Python variables there (`env`); a name read before it is bound, if any, is read
-        from `e`, which the caller makes when the lines read it."""
+        from `e`, which the caller makes when the lines read it. With `lazy` false, the environment `e` is
+        there and kept up to date as a segment keeps it (a run of the turn's block, whose environment later
+        nodes read)."""
         self.lines.node = nodes[0]
         py = {"me": "me", **{n: local_name(n) for n in names}}
 
         def other(name):
             return f"e[{key(name)}]"
-        self.other, self.stop, self.lazy = other, "return False", True
+        self.other, self.stop, self.lazy = other, "return False", lazy
         try:
             self.statements(nodes, py)
         finally:

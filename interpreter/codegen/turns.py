@@ -109,7 +109,13 @@ class _Writer:
                 j, fname = self.segments[pos]
                 lines.node = body[pos]
                 lines.add(f"frame[1] = {int(j)}")
-                lines.add(f"{fname}(vm, g, e)")
+                # the segment's effects written here (the turn's environment kept, as the segment keeps it)
+                lines.add("me = e.get('me')")
+                at = lines.mark()
+                self.fuser.inline(list(body[pos:j]), (), lazy=False)
+                if not lines.reads("me", at):
+                    lines.drop(at - 1)
+                lines.node = body[pos]
                 lines.add("if not stack or stack[-1] is not frame:")
                 lines.add("    return False   # the game or the turn stopped inside: the VM goes on")
                 pos = j
