@@ -150,3 +150,22 @@ def test_the_check_catches_an_agent_that_peeks():
         other = disguised_fully(game, p, rng)
         caught += Peeker().choose(Request(other, p)) != Peeker().choose(Request(game, p))
     assert caught >= 2
+
+
+@pytest.mark.parametrize("spec", ["mcts:iterations=16:belief=peek", "greedy:belief=peek"])
+def test_the_check_catches_the_bots_that_are_told_to_peek(spec):
+    """belief=peek (a cheat for measuring what hidden information is worth) sees what its player may
+    not: the same check that every honest bot passes must catch it."""
+    # which of two face-down cards to take: peeking tells
+    rules = load(str(next(path for path in hidden_games() if path.stem == "guess-card")))
+    rng = random.Random(1)
+    caught = tried = 0
+    for seed in range(40):
+        for game in moments(rules, 2, seed=seed):
+            p = game.current_player
+            other = disguised_fully(game, p, rng)
+            caught += decide(spec, other, 11) != decide(spec, game, 11)
+            tried += 1
+        if caught >= 3:
+            break
+    assert caught >= 3, f"{spec} was caught {caught} times in {tried}"

@@ -42,14 +42,16 @@ class Request:
             self._decision = self._game.decision
         return self._decision.prompt
 
-    def option_values(self, rng, max_trials=None, by: str = "auto", belief: str = "view") -> dict:
+    def option_values(self, rng, max_trials=None, by: str = "auto", belief: str = "view", replies: int = 0) -> dict:
         """How good each option is for this player one step ahead (see engine/lookahead.py), in a
         world where the cards this player cannot see are dealt again at random; `by` as in `evaluation`;
         `belief`: "history" for a world consistent with all the player saw (engine/belief.py), "view"
-        for one dealt from what it sees now, "auto" for the first on a short history."""
+        for one dealt from what it sees now, "auto" for the first on a short history; `replies`: at a
+        decision made at once, how many random answers of the others each option is tried against (0:
+        they pass)."""
         from ..engine.lookahead import MAX_TRIALS, option_values, position_value
         return option_values(self._game, self.player, rng, max_trials or MAX_TRIALS,
-                             position_value(self._game.rs, by), belief)
+                             position_value(self._game.rs, by), belief, replies)
 
     def sampler(self, belief: str = "view"):
         """A function rng -> a world this player could believe in (a Game to search in; see

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ..engine.lookahead import AUTO_HISTORY, BELIEFS
+from ..engine.lookahead import AUTO_HISTORY, BELIEFS, REPLIES
 from ..errors import GameError
 from .base import Agent, Option, Request
 
@@ -13,7 +13,8 @@ BELIEF_HELP = (f"where worlds come from: history (replayed along the game so far
                f"saw: a host who avoided the car, chips set by a hidden choice), view (dealt from what it sees "
                f"now), auto: history while the game is at most {AUTO_HISTORY} choices old, in a ruleset where "
                f"worlds dealt from the view are known to mislead (values only their owner sees, random draws "
-               f"in actions), else view")
+               f"in actions), else view; peek: sees every card and value, a cheat for measuring what hidden "
+               f"information is worth (docs/agents.md), never to be taken for an honest bot")
 
 
 class GreedyAgent(Agent):
@@ -33,11 +34,16 @@ class GreedyAgent(Agent):
                      "'agents: evaluate', the score (own total minus the best other), or auto: evaluate "
                      "where the ruleset declares it, else the score"),
         "belief": Option(BELIEFS, "view", BELIEF_HELP + " (greedy is the quick bot: view by default)"),
+        "replies": Option(int, REPLIES, "at a decision several players make at once, each option is tried against "
+                          "this many random choices of the others, the same for every option (0: they pass, "
+                          "as if the player decided alone)", 0),
     }
 
-    def __init__(self, seed: int = 0, trials: int = 8, worlds: int = 1, by: str = "auto", belief: str = "view"):
+    def __init__(self, seed: int = 0, trials: int = 8, worlds: int = 1, by: str = "auto", belief: str = "view",
+                 replies: int = REPLIES):
         self.rng = random.Random(seed)
         self.trials, self.worlds, self.by, self.belief = trials, worlds, by, belief
+        self.replies = replies
 
     def choose(self, request: Request) -> int:
         if request.count == 1:
@@ -46,11 +52,11 @@ class GreedyAgent(Agent):
             raise GameError("the greedy agent needs a way to score a position: this ruleset has neither "
                             "'agents: evaluate' nor score parts", "agent")
         if self.worlds == 1:
-            values = request.option_values(self.rng, self.trials, self.by, self.belief)
+            values = request.option_values(self.rng, self.trials, self.by, self.belief, self.replies)
         else:
             sums: dict = {}
             for _ in range(self.worlds):
-                for i, v in request.option_values(self.rng, self.trials, self.by, self.belief).items():
+                for i, v in request.option_values(self.rng, self.trials, self.by, self.belief, self.replies).items():
                     total, k = sums.get(i, (0, 0))
                     sums[i] = (total + v, k + 1)
             values = {i: total / k for i, (total, k) in sums.items()}

@@ -195,7 +195,7 @@ class MctsAgent(Agent):
         done = 0
         while ((limit <= 0 or done < limit) and (deadline is None or time.perf_counter() < deadline)
                and self.left > 0):
-            self._iterate(root, sample(rng), rng, labels, score, depth, who, mine_only)
+            self._iterate(root, sample(rng), rng, labels, score, depth, who, mine_only, deadline)
             done += 1
         self.searched.append((done, time.perf_counter() - start))
         self.tree = root
@@ -207,10 +207,12 @@ class MctsAgent(Agent):
         self.estimate = mean
         return index
 
-    def _iterate(self, root, world, rng, labels, score, depth, me, mine_only) -> None:
+    def _iterate(self, root, world, rng, labels, score, depth, me, mine_only, deadline=None) -> None:
         """One iteration in one world: select and expand, roll out, back the rewards up the path.
 
-        `me` is the searcher; `mine_only`, when it is set, the only player whose decisions are tree nodes."""
+        `me` is the searcher; `mine_only`, when it is set, the only player whose decisions are tree nodes;
+        `deadline` (perf_counter), when set, cuts a long rollout where it stands (scored as one cut by the
+        steps), so that a time budget holds however long a rollout would be."""
         node, path = root, []
         by_back = world.rs.by_back
         # where a rollout stops, each player's reward is how its position grew since the decision at hand
@@ -239,8 +241,9 @@ class MctsAgent(Agent):
                 node = child
             steps = 0
             nxt = depth == NEXT
+            g = world.state
             while True:
-                pending = world.state.pending
+                pending = g.pending
                 if pending is None or steps == depth or left <= 0:
                     break
                 who = pending[1]
@@ -250,6 +253,8 @@ class MctsAgent(Agent):
                 last = who
                 steps += 1
                 left -= 1
+                if deadline is not None and not steps & 31 and time.perf_counter() >= deadline:
+                    break   # the time is up: scored where it stands
         except GameError:
             self.left = left
             return   # a world the rules cannot go on in (a guess inconsistent with them): not counted

@@ -15,7 +15,7 @@ WIN = 10 ** 9
 _NO_CARDS = frozenset((int, str, bool, float, type(None), Player))
 
 
-BELIEFS = ("auto", "history", "view")
+BELIEFS = ("auto", "history", "view", "peek")   # peek: sees everything (a cheat, to measure what hiding is worth)
 AUTO_HISTORY = 60   # belief=auto: worlds consistent with the history while it is at most this long
 
 
@@ -51,7 +51,7 @@ def determinize(game, player: int, rng, belief: str = "view"):
     With `belief` "history" (or "auto" on a short history), the world is one replayed along the history
     so that the player saw in it all it really saw (engine/belief.py), where one can be made and offers
     the same options; else it is dealt from the current view as above."""
-    if replays(game, belief):
+    if belief != "peek" and replays(game, belief):
         from .belief import consistent_worlds
         for world in consistent_worlds(game, player, rng, _deal_unseen, wanted=1):
             if len(world.state.pending[2]) == len(game.state.pending[2]) and \
@@ -69,7 +69,8 @@ def determinize(game, player: int, rng, belief: str = "view"):
     world.probing = True
     # first, so that the others' options (many, in a simultaneous decision) are not relabeled in vain
     _forget_other_commitments(world, player)
-    _deal_unseen(world, player, rng)
+    if belief != "peek":
+        _deal_unseen(world, player, rng)
     return world
 
 
@@ -334,7 +335,8 @@ class Sampler:
         else:
             world = self.base.clone()
             world.probing = False
-            _deal_unseen(world, self.player, rng, self.named)
+            if self.belief != "peek":
+                _deal_unseen(world, self.player, rng, self.named)
         _reopen_commitments(world, self.player)
         world.state.rng = random.Random(rng.getrandbits(64))
         return world
@@ -348,7 +350,7 @@ class Sampler:
             world.probing = True
             _forget_other_commitments(world, self.player)
             return world
-        return determinize(self.base, self.player, rng)
+        return determinize(self.base, self.player, rng, "peek" if self.belief == "peek" else "view")
 
 
 def evaluator(rs, by: str = "auto"):
@@ -403,21 +405,27 @@ def _settle(world, node_id: int, player: int) -> None:
 
 
 MAX_TRIALS = 8
+REPLIES = 4   # greedy: the others' secret choices sampled per option at a decision made at once
 
 
-def option_values(game, player: int, rng, max_trials: int = MAX_TRIALS, value=None, belief: str = "view") -> dict:
+def option_values(game, player: int, rng, max_trials: int = MAX_TRIALS, value=None, belief: str = "view",
+                  replies: int = 0) -> dict:
     """How good each option is for `player` one step ahead, in one determinized world.
 
     `value(g, player)` scores a position (default: `position_value`). With many
     options, a random sample of `max_trials` of them is tried (keeps bots fast in games with large
     choices); the result maps option index -> value (an option whose trial the world's rules could not
-    go on with is left out)."""
+    go on with is left out). At a decision several players make at once, the others pass after the
+    player's choice (replies=0), or (replies=k) choose at random among their options in this world, k
+    times, the same k draws for every option, and an option is worth its mean over them."""
     if value is None:
         value = position_value(game.rs)
     world = determinize(game, player, rng, belief)
+    if replies and _simultaneous_frame(world.state) is not None:
+        return _replied_values(world, player, rng, max_trials, value, replies)
     node_id = world.state.pending[0]
     count = world.option_count()
-    indexes = range(count) if count <= max_trials else sorted(rng.sample(range(count), max_trials))
+    indexes = range(count) if count <= max_trials else _spread(world.state.pending[2], max_trials, rng)
     values = {}
     pick = game.rs.pick_node
     last = indexes[-1] if len(indexes) else None
@@ -433,9 +441,63 @@ def option_values(game, player: int, rng, max_trials: int = MAX_TRIALS, value=No
             # a world the rules cannot go on in (a guess that contradicts what the real game did, such as
             # a hidden variable the option was made from): the option gets no value here, as in mcts
             continue
-        result = trial.state.result
-        if result is not None:
-            values[i] = WIN if player in result["winners"] else -WIN
-        else:
-            values[i] = value(trial.state, player)
+        values[i] = _worth(trial.state, player, value)
+    return values
+
+
+def _spread(options, k: int, rng) -> list:
+    """k option indexes drawn at random, spread over the actions: each action in turn gives one of its
+    options not drawn yet, so that a step with a few options of one action (display) and hundreds of
+    another (barter) tries both kinds -> the indexes, sorted."""
+    groups: dict = {}
+    for i, option in enumerate(options):
+        groups.setdefault(option[0], []).append(i)
+    pools = list(groups.values())
+    for pool in pools:
+        shuffle(rng, pool)
+    chosen = []
+    while len(chosen) < k:
+        for pool in pools:
+            if pool and len(chosen) < k:
+                chosen.append(pool.pop())
+    return sorted(chosen)
+
+
+def _worth(g, player: int, value):
+    result = g.result
+    if result is not None:
+        return WIN if player in result["winners"] else -WIN
+    return value(g, player)
+
+
+def _replied_values(world, player: int, rng, max_trials: int, value, replies: int) -> dict:
+    """option_values at a decision made at once, the others answering at random: each option tried against
+    the same `replies` draws of the others' choices (and of the rules' random draws), its value their mean.
+    Passing, the others would leave every pot to the player (a secret bet always won)."""
+    _reopen_commitments(world, player)   # the player first, then each other chooser from its own options
+    node_id = world.state.pending[0]
+    count = world.option_count()
+    indexes = range(count) if count <= max_trials else _spread(world.state.pending[2], max_trials, rng)
+    seeds = [rng.getrandbits(64) for _ in range(replies)]
+    pick = world.rs.pick_node
+    values = {}
+    for i in indexes:
+        total = tried = 0
+        for seed in seeds:
+            trial = world.clone(share_rng=True)
+            trial.probing = False   # the others' decisions are asked, with their options
+            draw = trial.state.rng = random.Random(seed)
+            g = trial.state
+            try:
+                trial.apply(i)
+                while g.pending is not None and g.pending[1] == player and g.pending[0] == pick:
+                    trial.apply(below(draw, len(g.pending[2])))   # its items, picked at random
+                while g.pending is not None and g.pending[1] != player and g.pending[0] in (node_id, pick):
+                    trial.apply(below(draw, len(g.pending[2])))   # another chooser of the same decision
+            except GameError:
+                continue
+            total += _worth(g, player, value)
+            tried += 1
+        if tried:
+            values[i] = total / tried
     return values
