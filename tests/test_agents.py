@@ -12,7 +12,7 @@ from interpreter import Game, GameError, load, load_text
 from interpreter.agents import (AgentSpecError, agent_problem, GreedyAgent, MctsAgent, RandomAgent, Request, UserAgent,
                                 make_agent, parse_spec, play)
 from interpreter.agents.mcts import _offered
-from interpreter.engine.lookahead import Sampler, _simultaneous_frame
+from interpreter.engine.lookahead import Sampler, _simultaneous_frame, position_value
 
 # specs ---------------------------------------------------------------------------------------------------
 
@@ -628,3 +628,82 @@ def test_play_asks_pick_only_of_an_agent_whose_choose_reads_the_count_alone():
     play(b, [Watching(1), Watching(2)])
     assert asked and len(asked) == len(b.state.history)
     assert a.state.history == b.state.history and a.result == b.result
+
+
+CHORES = """
+name: chores
+players: {min: 2, max: 2}
+components:
+  token:
+    label: token
+    in: box
+    cards: [{count: 1}]
+zones:
+  box: {visibility: public}
+player_variables:
+  points: 0
+actions:
+  good:
+    label: good
+    do: [{add: {me.points: 2}}]
+  poor:
+    label: poor
+    do: [{add: {me.points: 1}}]
+  bad:
+    label: bad
+    do: [{add: {me.points: -1}}]
+flow:
+  ends:
+    - when: turn > 6
+      winners: maxima(players, it.points)
+      reason: done
+  round:
+    turn:
+      steps:
+        - {name: first, actions: [bad, poor, good]}
+        - {name: second, actions: [good, bad, poor]}
+        - {name: third, actions: [poor, good, bad]}
+agents:
+  evaluate: me.points
+"""
+
+
+def test_one_step_takes_the_option_worth_most_to_its_chooser_and_leaves_the_world_alone():
+    rules = load_text(CHORES)
+    game = Game.new(rules, 2, seed=1, record=False)
+    value = position_value(rules)
+    rng = random.Random(3)
+    for _ in range(9):   # three turns of three steps: 'good' is each step's best, wherever it is listed
+        me = game.current_player
+        before = value(game.state, me)
+        index = MctsAgent._one_step(game, me, value, rng)
+        assert game.decision.options[index] == "good" and value(game.state, me) == before
+        game.apply(index)
+
+
+def test_with_depth_turn_the_last_chooser_plays_its_run_one_step_ahead_and_is_scored_when_another_is_to_choose():
+    """Chores: a turn is three decisions of one player. From the first of them, three iterations try each
+    option once; each rollout plays the rest of the turn by the best option one step ahead ('good', 2 points
+    each, not a random one) and is scored when the other player is to choose: the searcher's growth is what
+    the root's option gave, and 4."""
+    rules = load_text(CHORES)
+    game = Game.new(rules, 2, seed=1, record=False)
+    me = game.current_player
+    agent = MctsAgent(2, iterations=3, depth="turn")
+    scored = []
+    real = agent._rewards
+
+    def rewards(g, score, start):
+        scored.append((g.pending[1], g.turn, score(g)[me] - start[me]))
+        return real(g, score, start)
+    agent._rewards = rewards
+    choice = agent.choose(Request(game, me))
+    assert game.decision.options[choice] == "good"
+    assert len(scored) == 3 and {who for who, _, _ in scored} == {1 - me}
+    assert {turn for _, turn, _ in scored} == {game.state.turn + 1}
+    assert sorted(gain for _, _, gain in scored) == [-1 + 4, 1 + 4, 2 + 4]   # bad, poor or good at the root, then good, good
+
+
+def test_depth_turn_is_a_setting_of_its_own():
+    agent = make_agent("mcts:depth=turn", seed=1)
+    assert agent.depth == "turn"

@@ -37,6 +37,7 @@ DEFAULT_ITERATIONS = 200
 DEFAULT_STEPS = 10_000
 DEFAULT_C = 0.7
 NEXT = "next"   # depth: the rollout stops when the decision comes back to the searcher from another player
+TURN = "turn"   # depth: the last chooser in the tree plays on one step ahead (as greedy) until another is to choose
 _FLAT = frozenset((int, str, bool, float, type(None), Player))   # values that are no card and hold none
 _HASHLESS = frozenset((list, tuple, dict))   # what a set cannot hold
 
@@ -115,7 +116,7 @@ class MctsAgent(Agent):
                         "0: no rollout, the player's own options valued one step ahead in iterations/options "
                         "worlds; auto: where the ruleset declares 'agents: evaluate', 0 at a decision several "
                         "players make at once when the others are played at random (opponents=rollout), else "
-                        "next; -1 where it declares none)", -1, words=(NEXT,)),
+                        "next; -1 where it declares none)", -1, words=(NEXT, TURN)),
         "reward": Option(("win", "margin"), "win", "win: 1 for a win, 1/k for a win shared by k, 0 for a "
                          "loss; margin: the score lead over the best other player, squashed to 0..1"),
         "opponents": Option(("auto", "tree", "rollout"), "auto", "the other players' decisions: tree (nodes of "
@@ -171,7 +172,7 @@ class MctsAgent(Agent):
         if opponents == "auto":
             opponents = "tree" if base.state.n <= 2 else "rollout"
         depth = self.resolved_depth(request, base, opponents)
-        cut = depth == NEXT or depth >= 0
+        cut = depth in (NEXT, TURN) or depth >= 0
         # a rollout cut by the steps is scored where it stopped, where there is a way to score it
         score = request.evaluation()
         if score is None and (cut or self.reward == "margin"):
@@ -241,6 +242,12 @@ class MctsAgent(Agent):
                 node = child
             steps = 0
             nxt = depth == NEXT
+            # depth=turn: whoever chose last in the tree plays the rest of its run of decisions (its turn,
+            # steps offered again, items picked one by one) one step ahead, not at random, and the position
+            # is scored when another player is to choose: a point every such rollout shares (what a turn
+            # holds in hand, in a purse, is counted the same way), without the noise of random moves
+            run = path[-1].player if depth == TURN and path else None
+            value = position_value(world.rs) if run is not None else None
             g = world.state
             while True:
                 pending = g.pending
@@ -249,6 +256,14 @@ class MctsAgent(Agent):
                 who = pending[1]
                 if nxt and who == me and last != me:
                     break   # back to the searcher: its next choice is scored, not played at random
+                if run is not None:
+                    if who != run:
+                        break   # the chooser's run of decisions is over: a position comparable to others
+                    if deadline is not None and time.perf_counter() >= deadline:
+                        break   # the time is up: scored where it stands
+                    world.apply(self._one_step(world, who, value, rng))
+                    left -= len(pending[2])   # each option tried is about a step's work
+                    continue
                 world.apply(below(rng, len(pending[2])))
                 last = who
                 steps += 1
@@ -295,6 +310,29 @@ class MctsAgent(Agent):
             return rng.randrange(base.option_count()), done
         best = max(valued, key=lambda c: (c.total / c.visits, rng.random()))
         return keys[best.key], done
+
+    @staticmethod
+    def _one_step(world, who: int, value, rng) -> int:
+        """The option of the pending decision whose position one step ahead is worth most to its chooser
+        (ties broken at random; a win or a loss where the game ends)."""
+        options = world.state.pending[2]
+        if len(options) == 1:
+            return 0
+        best, best_value = [], -math.inf
+        for i in range(len(options)):
+            trial = world.clone(share_rng=True)
+            trial.probing = True
+            try:
+                trial.apply(i)
+            except GameError:
+                continue
+            g = trial.state
+            v = (WIN if who in g.result["winners"] else -WIN) if g.result is not None else value(g, who)
+            if v > best_value:
+                best, best_value = [i], v
+            elif v == best_value:
+                best.append(i)
+        return best[below(rng, len(best))] if best else below(rng, len(options))
 
     def _value_once(self, child, world, index: int, value, me) -> None:
         """One world's value of one of the player's own options (depth 0): option `index` taken in `world`,
