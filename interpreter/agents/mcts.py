@@ -42,6 +42,12 @@ _FLAT = frozenset((int, str, bool, float, type(None), Player))   # values that a
 _HASHLESS = frozenset((list, tuple, dict))   # what a set cannot hold
 
 
+def _runs(rs) -> bool:
+    """Whether a player's turn may be a run of decisions of its own of a length its choices decide: a step
+    offered again until the player passes, or items picked one at a time."""
+    return any(getattr(node, "again", False) or getattr(node, "picks", None) for node in rs.nodes)
+
+
 class _Node:
     """One option taken from a position: who took it, how often it was tried and was available, and the
     sum of its chooser's rewards."""
@@ -123,12 +129,14 @@ class MctsAgent(Agent):
                             "the search tree, chosen for their own reward), rollout (played at random), or auto: "
                             "tree with two players, rollout with more"),
         "belief": Option(BELIEFS, "auto", BELIEF_HELP),
+        "rollout": Option(("random", "greedy"), "random", "how a rollout plays: random, or greedy (each decision "
+                          "the option worth most to its chooser one step ahead; needs a way to score a position)"),
     }
 
     def __init__(self, seed: int = 0, iterations: int | None = None, time: float = 0.0, c: float = DEFAULT_C,
                  depth="auto", reward: str = "win", opponents: str = "auto", belief: str = "auto",
-                 steps: int = DEFAULT_STEPS):
-        self.belief = belief
+                 steps: int = DEFAULT_STEPS, rollout: str = "random"):
+        self.belief, self.rollout = belief, rollout
         self.rng = random.Random(seed)
         if iterations is None:
             iterations = 0 if time > 0 else DEFAULT_ITERATIONS
@@ -159,7 +167,16 @@ class MctsAgent(Agent):
         # benchmarks/agents.md), so they are not played at all (depth 0). Where the others choose after
         # seeing the player's choice, the search must see their answers (next).
         together = getattr(base.rs.nodes[base.state.pending[0]], "players", None) is not None
-        return 0 if opponents == "rollout" and together else NEXT
+        if opponents == "rollout" and together:
+            return 0
+        # Where a player's turn is a run of decisions of its own that the rules decide the length of (a step
+        # offered again until it passes, items picked one at a time), a rollout that plays the rest of the
+        # searcher's run at random scores its random moves more than its options; `turn` plays the run one
+        # step ahead and scores the position when another player is to choose (measured: benchmarks/agents.md).
+        # With the others played at random (more than two players) the tree holds no node of theirs to answer.
+        if opponents == "tree" and _runs(base.rs):
+            return TURN
+        return NEXT
 
     def choose(self, request: Request) -> int:
         self.estimate = None   # the chosen option's mean reward (a chance to win), where a tree was searched
@@ -247,7 +264,8 @@ class MctsAgent(Agent):
             # is scored when another player is to choose: a point every such rollout shares (what a turn
             # holds in hand, in a purse, is counted the same way), without the noise of random moves
             run = path[-1].player if depth == TURN and path else None
-            value = position_value(world.rs) if run is not None else None
+            greedy = self.rollout == "greedy" and score is not None
+            value = position_value(world.rs) if run is not None or greedy else None
             g = world.state
             while True:
                 pending = g.pending
@@ -264,7 +282,11 @@ class MctsAgent(Agent):
                     world.apply(self._one_step(world, who, value, rng))
                     left -= len(pending[2])   # each option tried is about a step's work
                     continue
-                world.apply(below(rng, len(pending[2])))
+                if greedy:
+                    world.apply(self._one_step(world, who, value, rng))
+                    left -= len(pending[2]) - 1
+                else:
+                    world.apply(below(rng, len(pending[2])))
                 last = who
                 steps += 1
                 left -= 1
