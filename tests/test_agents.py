@@ -604,7 +604,7 @@ def test_the_agents_command_lists_every_agent_and_its_settings(capsys, monkeypat
     assert names == ["random", "first", "greedy", "mcts", "human", "module"]
     assert "    iterations=N, default 200: search iterations per decision" in out
     assert "    reward=win|margin, default win: " in out
-    assert "    depth=N|auto|next, default auto: " in out
+    assert "    depth=N|auto|next|turn, default auto: " in out
 
 
 def test_play_asks_pick_only_of_an_agent_whose_choose_reads_the_count_alone():
@@ -707,3 +707,15 @@ def test_with_depth_turn_the_last_chooser_plays_its_run_one_step_ahead_and_is_sc
 def test_depth_turn_is_a_setting_of_its_own():
     agent = make_agent("mcts:depth=turn", seed=1)
     assert agent.depth == "turn"
+
+
+@pytest.mark.parametrize("name,players,depth", [
+    ("harbour-lights", 2, "turn"), ("lanterns", 2, "turn"), ("souk", 2, "turn"),     # steps again, picks
+    ("cubirds", 2, "next"), ("piepmatz", 2, "next"), ("forehead-poker", 2, "next"),  # neither
+    ("harbour-lights", 3, "next"), ("souk", 3, "next")])                             # the others at random
+def test_depth_auto_is_turn_with_two_players_where_a_turn_is_a_run_of_decisions_of_one_player(name, players, depth):
+    game = Game.new(load(name), players, seed=1, record=False)
+    while game.option_count() < 2:
+        game.apply(0)
+    opponents = "tree" if players == 2 else "rollout"
+    assert MctsAgent(1).resolved_depth(Request(game, game.current_player), game, opponents) == depth

@@ -119,24 +119,25 @@ class MctsAgent(Agent):
         "c": Option(float, DEFAULT_C, "UCT exploration constant (bigger explores more)", 0),
         "depth": Option(int, "auto", "rollouts stop after this many decisions and the position is scored "
                         "(-1: play to the end; next: when the decision comes back to the player from another; "
-                        "0: no rollout, the player's own options valued one step ahead in iterations/options "
-                        "worlds; auto: where the ruleset declares 'agents: evaluate', 0 at a decision several "
-                        "players make at once when the others are played at random (opponents=rollout), else "
-                        "next; -1 where it declares none)", -1, words=(NEXT, TURN)),
+                        "turn: the last chooser in the tree plays the rest of its run of decisions one step "
+                        "ahead, scored when another player is to choose; 0: no rollout, the player's own options "
+                        "valued one step ahead in iterations/options worlds; auto: where the ruleset gives a way "
+                        "to score a position, 0 at a decision several players make at once when the others are "
+                        "played at random (opponents=rollout), turn where the others are nodes of the tree and a "
+                        "turn may be a run of decisions of one player (a step offered again, items picked one at "
+                        "a time), else next; -1 where it gives none)", -1, words=(NEXT, TURN)),
         "reward": Option(("win", "margin"), "win", "win: 1 for a win, 1/k for a win shared by k, 0 for a "
                          "loss; margin: the score lead over the best other player, squashed to 0..1"),
         "opponents": Option(("auto", "tree", "rollout"), "auto", "the other players' decisions: tree (nodes of "
                             "the search tree, chosen for their own reward), rollout (played at random), or auto: "
                             "tree with two players, rollout with more"),
         "belief": Option(BELIEFS, "auto", BELIEF_HELP),
-        "rollout": Option(("random", "greedy"), "random", "how a rollout plays: random, or greedy (each decision "
-                          "the option worth most to its chooser one step ahead; needs a way to score a position)"),
     }
 
     def __init__(self, seed: int = 0, iterations: int | None = None, time: float = 0.0, c: float = DEFAULT_C,
                  depth="auto", reward: str = "win", opponents: str = "auto", belief: str = "auto",
-                 steps: int = DEFAULT_STEPS, rollout: str = "random"):
-        self.belief, self.rollout = belief, rollout
+                 steps: int = DEFAULT_STEPS):
+        self.belief = belief
         self.rng = random.Random(seed)
         if iterations is None:
             iterations = 0 if time > 0 else DEFAULT_ITERATIONS
@@ -264,8 +265,7 @@ class MctsAgent(Agent):
             # is scored when another player is to choose: a point every such rollout shares (what a turn
             # holds in hand, in a purse, is counted the same way), without the noise of random moves
             run = path[-1].player if depth == TURN and path else None
-            greedy = self.rollout == "greedy" and score is not None
-            value = position_value(world.rs) if run is not None or greedy else None
+            value = position_value(world.rs) if run is not None else None
             g = world.state
             while True:
                 pending = g.pending
@@ -282,11 +282,7 @@ class MctsAgent(Agent):
                     world.apply(self._one_step(world, who, value, rng))
                     left -= len(pending[2])   # each option tried is about a step's work
                     continue
-                if greedy:
-                    world.apply(self._one_step(world, who, value, rng))
-                    left -= len(pending[2]) - 1
-                else:
-                    world.apply(below(rng, len(pending[2])))
+                world.apply(below(rng, len(pending[2])))
                 last = who
                 steps += 1
                 left -= 1
