@@ -34,9 +34,9 @@ class GreedyAgent(Agent):
                      "'agents: evaluate', the score (own total minus the best other), or auto: evaluate "
                      "where the ruleset declares it, else the score"),
         "belief": Option(BELIEFS, "view", BELIEF_HELP + " (greedy is the quick bot: view by default)"),
-        "replies": Option(int, REPLIES, "at a decision several players make at once, each option is tried against "
-                          "this many random choices of the others, the same for every option (0: they pass, "
-                          "as if the player decided alone)", 0),
+        "replies": Option(int, REPLIES, "at a decision several players make at once inside the rules (a secret "
+                          "bet), each option is tried against this many random choices of the others, the same "
+                          "for every option (0: they pass, as if the player decided alone)", 0),
     }
 
     def __init__(self, seed: int = 0, trials: int = 8, worlds: int = 1, by: str = "auto", belief: str = "view",

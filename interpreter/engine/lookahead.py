@@ -8,6 +8,7 @@ import random
 from ..errors import GameError
 from ..runtime.draws import below, shuffle
 from ..runtime.values import Card, Player
+from .flow import Step
 from .view import seen_cards
 
 WIN = 10 ** 9
@@ -415,17 +416,17 @@ def option_values(game, player: int, rng, max_trials: int = MAX_TRIALS, value=No
     `value(g, player)` scores a position (default: `position_value`). With many
     options, a random sample of `max_trials` of them is tried (keeps bots fast in games with large
     choices); the result maps option index -> value (an option whose trial the world's rules could not
-    go on with is left out). At a decision several players make at once, the others pass after the
-    player's choice (replies=0), or (replies=k) choose at random among their options in this world, k
-    times, the same k draws for every option, and an option is worth its mean over them."""
+    go on with is left out). At a sealed decision several players make at once (see _sealed), the others
+    pass after the player's choice (replies=0), or (replies=k) choose at random among their options in
+    this world, k times, the same k draws for every option, and an option is worth its mean over them."""
     if value is None:
         value = position_value(game.rs)
     world = determinize(game, player, rng, belief)
-    if replies and _simultaneous_frame(world.state) is not None:
+    if replies and _sealed(world):
         return _replied_values(world, player, rng, max_trials, value, replies)
     node_id = world.state.pending[0]
     count = world.option_count()
-    indexes = range(count) if count <= max_trials else _spread(world.state.pending[2], max_trials, rng)
+    indexes = range(count) if count <= max_trials else sorted(rng.sample(range(count), max_trials))
     values = {}
     pick = game.rs.pick_node
     last = indexes[-1] if len(indexes) else None
@@ -445,22 +446,14 @@ def option_values(game, player: int, rng, max_trials: int = MAX_TRIALS, value=No
     return values
 
 
-def _spread(options, k: int, rng) -> list:
-    """k option indexes drawn at random, spread over the actions: each action in turn gives one of its
-    options not drawn yet, so that a step with a few options of one action (display) and hundreds of
-    another (barter) tries both kinds -> the indexes, sorted."""
-    groups: dict = {}
-    for i, option in enumerate(options):
-        groups.setdefault(option[0], []).append(i)
-    pools = list(groups.values())
-    for pool in pools:
-        shuffle(rng, pool)
-    chosen = []
-    while len(chosen) < k:
-        for pool in pools:
-            if pool and len(chosen) < k:
-                chosen.append(pool.pop())
-    return sorted(chosen)
+def _sealed(world) -> bool:
+    """Whether the decision under way is one several players make at once inside the rules (a secret
+    bet, a reaction: `choose` with `players`, `react`), where the others answering at random is worth its
+    cost, and not a turn's step all players take at once (open trading, each move its own: there the
+    others pass, as one step ahead assumes; answering them would multiply a trial by the players: a
+    trading game of eight players forty times slower)."""
+    frame = _simultaneous_frame(world.state)
+    return frame is not None and not isinstance(world.rs.nodes[frame[3]], Step)
 
 
 def _worth(g, player: int, value):
@@ -477,7 +470,7 @@ def _replied_values(world, player: int, rng, max_trials: int, value, replies: in
     _reopen_commitments(world, player)   # the player first, then each other chooser from its own options
     node_id = world.state.pending[0]
     count = world.option_count()
-    indexes = range(count) if count <= max_trials else _spread(world.state.pending[2], max_trials, rng)
+    indexes = range(count) if count <= max_trials else sorted(rng.sample(range(count), max_trials))
     seeds = [rng.getrandbits(64) for _ in range(replies)]
     pick = world.rs.pick_node
     values = {}
