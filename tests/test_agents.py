@@ -710,8 +710,8 @@ def test_depth_turn_is_a_setting_of_its_own():
 
 
 @pytest.mark.parametrize("name,players,depth", [
-    ("harbour-lights", 2, "turn"), ("lanterns", 2, "turn"), ("souk", 2, "turn"),     # steps again, picks
-    ("cubirds", 2, "next"), ("piepmatz", 2, "next"), ("forehead-poker", 2, "next"),  # neither
+    ("harbour-lights", 2, "turn"), ("lanterns", 2, "turn"),                          # steps offered again
+    ("cubirds", 2, "next"), ("piepmatz", 2, "next"), ("forehead-poker", 2, "next"), ("souk", 2, "next"),
     ("harbour-lights", 3, "next"), ("souk", 3, "next")])                             # the others at random
 def test_depth_auto_is_turn_with_two_players_where_a_turn_is_a_run_of_decisions_of_one_player(name, players, depth):
     game = Game.new(load(name), players, seed=1, record=False)

@@ -44,8 +44,9 @@ _HASHLESS = frozenset((list, tuple, dict))   # what a set cannot hold
 
 def _runs(rs) -> bool:
     """Whether a player's turn may be a run of decisions of its own of a length its choices decide: a step
-    offered again until the player passes, or items picked one at a time."""
-    return any(getattr(node, "again", False) or getattr(node, "picks", None) for node in rs.nodes)
+    offered again until the player passes. (Items picked one at a time make runs too, but in Souk, the
+    bundled game with picks, `turn` measured no stronger than `next` at twice the time: benchmarks/agents.md.)"""
+    return any(getattr(node, "again", False) for node in rs.nodes)
 
 
 class _Node:
@@ -124,8 +125,7 @@ class MctsAgent(Agent):
                         "valued one step ahead in iterations/options worlds; auto: where the ruleset gives a way "
                         "to score a position, 0 at a decision several players make at once when the others are "
                         "played at random (opponents=rollout), turn where the others are nodes of the tree and a "
-                        "turn may be a run of decisions of one player (a step offered again, items picked one at "
-                        "a time), else next; -1 where it gives none)", -1, words=(NEXT, TURN)),
+                        "step may be offered again until the player passes, else next; -1 where it gives none)", -1, words=(NEXT, TURN)),
         "reward": Option(("win", "margin"), "win", "win: 1 for a win, 1/k for a win shared by k, 0 for a "
                          "loss; margin: the score lead over the best other player, squashed to 0..1"),
         "opponents": Option(("auto", "tree", "rollout"), "auto", "the other players' decisions: tree (nodes of "
@@ -170,8 +170,8 @@ class MctsAgent(Agent):
         together = getattr(base.rs.nodes[base.state.pending[0]], "players", None) is not None
         if opponents == "rollout" and together:
             return 0
-        # Where a player's turn is a run of decisions of its own that the rules decide the length of (a step
-        # offered again until it passes, items picked one at a time), a rollout that plays the rest of the
+        # Where a player's turn is a run of decisions of its own whose length its choices decide (a step
+        # offered again until it passes), a rollout that plays the rest of the
         # searcher's run at random scores its random moves more than its options; `turn` plays the run one
         # step ahead and scores the position when another player is to choose (measured: benchmarks/agents.md).
         # With the others played at random (more than two players) the tree holds no node of theirs to answer.
