@@ -44,8 +44,8 @@ _HASHLESS = frozenset((list, tuple, dict))   # what a set cannot hold
 
 def _runs(rs) -> bool:
     """Whether a player's turn may be a run of decisions of its own of a length its choices decide: a step
-    offered again until the player passes. (Items picked one at a time make runs too, but in Souk, the
-    bundled game with picks, `turn` measured no stronger than `next` at twice the time: benchmarks/agents.md.)"""
+    offered again until the player passes. (Items picked one at a time make runs too, but in the bundled
+    game that has them `turn` measured no stronger than `next`, at twice the time: benchmarks/agents.md.)"""
     return any(getattr(node, "again", False) for node in rs.nodes)
 
 
