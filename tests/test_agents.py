@@ -39,9 +39,9 @@ SPEC_ERRORS = [
     ("randm", "unknown agent 'randm' (agents: random, first, greedy, mcts, human, or module:ClassName); "
               "did you mean 'random'?"),
     ("", "'' names no agent (agents: random, first, greedy, mcts, human, or module:ClassName)"),
-    ("mcts:iter=5", "agent 'mcts' has no setting 'iter' (it takes iterations, time, steps, c, depth, reward, opponents, "
+    ("mcts:iter=5", "agent 'mcts' has no setting 'iter' (it takes iterations, time, cap, steps, c, depth, reward, opponents, "
                     "belief)"),
-    ("mcts:dpth=5", "agent 'mcts' has no setting 'dpth' (it takes iterations, time, steps, c, depth, reward, "
+    ("mcts:dpth=5", "agent 'mcts' has no setting 'dpth' (it takes iterations, time, cap, steps, c, depth, reward, "
                     "opponents, belief); "
                     "did you mean 'depth'?"),
     ("random:depth=3", "agent 'random' has no setting 'depth' (it takes none)"),
@@ -719,3 +719,21 @@ def test_depth_auto_is_turn_with_two_players_where_a_turn_is_a_run_of_decisions_
         game.apply(0)
     opponents = "tree" if players == 2 else "rollout"
     assert MctsAgent(1).resolved_depth(Request(game, game.current_player), game, opponents) == depth
+
+
+def test_the_mcts_cap_ends_a_search_however_many_iterations_are_left():
+    """cap: the most CPU seconds a search may take. A cap too small for one iteration ends the search at
+    once (the bot still plays a legal option); cap=0 plays every iteration asked."""
+    from interpreter import Game, load
+    from interpreter.agents import Request, make_agent
+    rules = load("cubirds")
+    game = Game.new(rules, 2, seed=3, record=False)
+    while game.decision is not None and len(game.decision.options) < 2:
+        game.apply(0)
+    capped = make_agent("mcts:iterations=50:cap=0.000000001", 1)
+    choice = capped.choose(Request(game, game.current_player))
+    assert 0 <= choice < len(game.decision.options)
+    assert capped.searched[-1][0] <= 1
+    free = make_agent("mcts:iterations=50:cap=0", 1)
+    free.choose(Request(game, game.current_player))
+    assert free.searched[-1][0] == 50

@@ -123,7 +123,7 @@ USAGE_ERRORS = [
     (["tournament", "cubirds"], "Missing option '--agents'"),
     (["tournament", "cubirds", "--agents", "human,random"], "a tournament plays bots only"),
     (["tournament", "cubirds", "--agents", "mcts:iter=3"],
-     "Invalid value for '--agents': agent 'mcts' has no setting 'iter' (it takes iterations, time, steps, c, depth, reward, "
+     "Invalid value for '--agents': agent 'mcts' has no setting 'iter' (it takes iterations, time, cap, steps, c, depth, reward, "
      "opponents, belief)"),
     (["tournament", "cubirds", "--agents", "random", "--jobs", "-1"], "-1 is not in the range"),
     (["tournament", "cubirds", "--agents", "random", "--ray-address", "10.0.0.5:6379"],

@@ -36,6 +36,9 @@ from .greedy import BELIEF_HELP
 DEFAULT_ITERATIONS = 200
 DEFAULT_STEPS = 10_000
 DEFAULT_C = 0.7
+# the most CPU seconds a search may take: the bound on a decision in any game, whatever its iterations left
+# (a game whose rollouts run through many turns without a decision would otherwise take seconds)
+DEFAULT_CAP = 0.2
 NEXT = "next"   # depth: the rollout stops when the decision comes back to the searcher from another player
 TURN = "turn"   # depth: the last chooser in the tree plays on one step ahead (as greedy) until another is to choose
 _FLAT = frozenset((int, str, bool, float, type(None), Player))   # values that are no card and hold none
@@ -102,6 +105,19 @@ def _canon(value, labels, g, who, by_back, seen):
     return value
 
 
+class _Deadline:
+    """When a search must stop: a wall-clock time (the `time` setting) and a CPU time (the `cap`)."""
+
+    __slots__ = ("wall", "cpu")
+
+    def __init__(self, wall, cpu):
+        self.wall, self.cpu = wall, cpu
+
+    def over(self) -> bool:
+        return ((self.wall is not None and time.perf_counter() >= self.wall)
+                or (self.cpu is not None and time.process_time() >= self.cpu))
+
+
 class MctsAgent(Agent):
     """Information-set Monte Carlo tree search: plays any ruleset, needs no evaluation. Each iteration deals
     a world from what its player may see, walks one shared tree by UCT, plays on at random (to the end, or
@@ -114,6 +130,9 @@ class MctsAgent(Agent):
         "iterations": Option(int, DEFAULT_ITERATIONS, "search iterations per decision (0: no limit; with "
                              "time, whichever ends first)", 0),
         "time": Option(float, 0.0, "seconds of search per decision (0: no time limit)", 0),
+        "cap": Option(float, DEFAULT_CAP, "the most CPU seconds a decision's search may take, whatever the "
+                      "iterations or time left (0: no cap); a search it ends plays what it found so far, so "
+                      "what the bot plays there depends on the machine's speed", 0),
         "steps": Option(int, DEFAULT_STEPS, "decisions played per search, in the tree and the rollouts, "
                         "whichever limit ends first (0: no limit); a rollout cut by it is scored where it "
                         "stopped, or counted a draw where the ruleset gives no way to score a position", 0),
@@ -136,8 +155,9 @@ class MctsAgent(Agent):
 
     def __init__(self, seed: int = 0, iterations: int | None = None, time: float = 0.0, c: float = DEFAULT_C,
                  depth="auto", reward: str = "win", opponents: str = "auto", belief: str = "auto",
-                 steps: int = DEFAULT_STEPS):
+                 steps: int = DEFAULT_STEPS, cap: float = DEFAULT_CAP):
         self.belief = belief
+        self.cap = cap
         self.rng = random.Random(seed)
         if iterations is None:
             iterations = 0 if time > 0 else DEFAULT_ITERATIONS
@@ -205,14 +225,18 @@ class MctsAgent(Agent):
         keys = _offered(base.state, base.state.pending, labels, base.rs.by_back)
         root = _Node(-1)
         rng = self.rng
-        limit, deadline = self.iterations, (start + self.time if self.time > 0 else None)
+        limit = self.iterations
+        deadline = _Deadline(start + self.time if self.time > 0 else None,
+                             time.process_time() + self.cap if self.cap > 0 else None)
+        if deadline.wall is None and deadline.cpu is None:
+            deadline = None
         if depth == 0:
             choice, done = self._flat(root, sample, who, keys, labels, limit, deadline)
             self.searched.append((done, time.perf_counter() - start))
             self.tree = root
             return choice
         done = 0
-        while ((limit <= 0 or done < limit) and (deadline is None or time.perf_counter() < deadline)
+        while ((limit <= 0 or done < limit) and (deadline is None or not deadline.over())
                and self.left > 0):
             self._iterate(root, sample(rng), rng, labels, score, depth, who, mine_only, deadline)
             done += 1
@@ -230,7 +254,7 @@ class MctsAgent(Agent):
         """One iteration in one world: select and expand, roll out, back the rewards up the path.
 
         `me` is the searcher; `mine_only`, when it is set, the only player whose decisions are tree nodes;
-        `deadline` (perf_counter), when set, cuts a long rollout where it stands (scored as one cut by the
+        `deadline` (a _Deadline), when set, cuts a long rollout where it stands (scored as one cut by the
         steps), so that a time budget holds however long a rollout would be."""
         node, path = root, []
         by_back = world.rs.by_back
@@ -277,7 +301,7 @@ class MctsAgent(Agent):
                 if run is not None:
                     if who != run:
                         break   # the chooser's run of decisions is over: a position comparable to others
-                    if deadline is not None and time.perf_counter() >= deadline:
+                    if deadline is not None and deadline.over():
                         break   # the time is up: scored where it stands
                     world.apply(self._one_step(world, who, value, rng))
                     left -= len(pending[2])   # each option tried is about a step's work
@@ -286,7 +310,7 @@ class MctsAgent(Agent):
                 last = who
                 steps += 1
                 left -= 1
-                if deadline is not None and not steps & 31 and time.perf_counter() >= deadline:
+                if deadline is not None and not steps & 31 and deadline.over():
                     break   # the time is up: scored where it stands
         except GameError:
             self.left = left
@@ -311,7 +335,7 @@ class MctsAgent(Agent):
             children.append(child)
         worlds = max(1, limit // len(children)) if limit > 0 else 0
         done = dealt = 0
-        while ((worlds == 0 or dealt < worlds) and (deadline is None or time.perf_counter() < deadline)
+        while ((worlds == 0 or dealt < worlds) and (deadline is None or not deadline.over())
                and self.left > 0):
             world = sample.flat(rng)
             offered = _offered(world.state, world.state.pending, labels, base.rs.by_back)
