@@ -21,8 +21,9 @@ from interpreter.runtime.values import Card
 from helpers import hidden_games, shipped_rulesets
 from test_views_leak import TEST_PARAMS, hidden_positions
 
-AGENTS = ["random", "greedy", "mcts:iterations=16", "mcts:iterations=16:depth=0", "mcts:iterations=16:depth=6",
-          "mcts:iterations=16:depth=6:reward=margin"]
+# cap=0: a search the CPU cap ends would depend on the machine's load, not on what the player sees
+AGENTS = ["random", "greedy", "mcts:iterations=16:cap=0", "mcts:iterations=16:depth=0:cap=0", "mcts:iterations=16:depth=6:cap=0",
+          "mcts:iterations=16:depth=6:reward=margin:cap=0"]
 MOMENTS = 4          # decisions checked per game
 EVERY = 9            # ... one every this many decisions
 

@@ -106,7 +106,8 @@ def _canon(value, labels, g, who, by_back, seen):
 
 
 class _Deadline:
-    """When a search must stop: a wall-clock time (the `time` setting) and a CPU time (the `cap`)."""
+    """When a search must stop: a wall-clock time (the `time` setting) and a CPU time of the searching thread
+    (the `cap`: other threads of the process, such as a server's, are not counted)."""
 
     __slots__ = ("wall", "cpu")
 
@@ -115,7 +116,7 @@ class _Deadline:
 
     def over(self) -> bool:
         return ((self.wall is not None and time.perf_counter() >= self.wall)
-                or (self.cpu is not None and time.process_time() >= self.cpu))
+                or (self.cpu is not None and time.thread_time() >= self.cpu))
 
 
 class MctsAgent(Agent):
@@ -227,7 +228,7 @@ class MctsAgent(Agent):
         rng = self.rng
         limit = self.iterations
         deadline = _Deadline(start + self.time if self.time > 0 else None,
-                             time.process_time() + self.cap if self.cap > 0 else None)
+                             time.thread_time() + self.cap if self.cap > 0 else None)
         if deadline.wall is None and deadline.cpu is None:
             deadline = None
         if depth == 0:
