@@ -15,7 +15,7 @@ from ..effects.choices import Choose
 from ..engine import flow as F
 from ..engine.nodes import MAX_FREE, Again
 from ..expr.emit import comment, key
-from .turns import _Writer, apply_actions, count_block
+from .turns import _Writer, apply_actions, count_block, open_applier
 
 
 def emit_decisions(b, runs) -> list:
@@ -31,11 +31,10 @@ def emit_decisions(b, runs) -> list:
             seen.add(id(node))
             fname = b.ns.fresh_global(f"C_{node.id}")
             lines.node = node
-            lines.add(f"def {fname}(vm, g, _f, _option, _player):")
+            open_applier(lines, fname, f"a choice of the {node.text} at its block's position {k + 1} applied",
+                         f"_f[1] != {k + 1} or _f[0] is not vm.rs.blocks[{bid}]",
+                         "not where its frame asks it: Choose.resume applies it")
             with lines.indent():
-                lines.add(comment(f"a choice of the {node.text} at its block's position {k + 1} applied"))
-                lines.add(f"if _f[1] != {k + 1} or _f[0] is not vm.rs.blocks[{bid}]:")
-                lines.add("    return None   # not where its frame asks it: Choose.resume applies it")
                 if node.optional:
                     lines.add("if _option[0] < 0:")
                     lines.add("    return False   # a pass: nothing to apply")
@@ -84,11 +83,10 @@ def emit_again(b, fuser, runs, listed: dict) -> list:
             continue
         fname = b.ns.fresh_global(f"A_{step.name}")
         lines.node = step
-        lines.add(f"def {fname}(vm, g, _f, _option, _player):")
+        open_applier(lines, fname, f"a choice of the step {step.text} applied, then the step asked again",
+                     f"_f[3] != {int(loop.id)} or _f[1] != 1 or _f[0] is not vm.rs.blocks[{int(loop.body)}]",
+                     "not where its loop asks it: Choose.resume applies it")
         with lines.indent():
-            lines.add(comment(f"a choice of the step {step.text} applied, then the step asked again"))
-            lines.add(f"if _f[3] != {int(loop.id)} or _f[1] != 1 or _f[0] is not vm.rs.blocks[{int(loop.body)}]:")
-            lines.add("    return None   # not where its loop asks it: Choose.resume applies it")
             lines.add("_i, _args = _option")
             lines.add("if _i < 0:")
             lines.add("    return None   # a pass ends the asking: Choose.resume lets the loop go")

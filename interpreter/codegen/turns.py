@@ -54,6 +54,17 @@ def emit_turns(b, fuser, runs, listed: dict, ends: dict) -> tuple[list, list]:
     return [(loop, start), (steps, end)], after
 
 
+def open_applier(lines, fname: str, what: str, guard: str, why: str) -> None:
+    """Begin a generated function that applies a choice (A_, C_): its head, a comment saying `what` it
+    applies, and the check that the frame asks it where the function was written for (`guard` true: not
+    there, and `why` says who applies it instead). The body is written indented after it."""
+    lines.add(f"def {fname}(vm, g, _f, _option, _player):")
+    with lines.indent():
+        lines.add(comment(what))
+        lines.add(f"if {guard}:")
+        lines.add(f"    return None   # {why}")
+
+
 def count_block(lines, size: int) -> None:
     """A block of `size` nodes that ran to its end counted towards the step's budget, as the VM counts it
     (`Game._run`; calling `vm.over_nodes` only to make the error)."""
@@ -225,11 +236,10 @@ class _Writer:
         fname = b.ns.fresh_global(f"A_{step.name}")
         lines.node = step
         # the names of this function start with _: an author's local names never do (expr/emit.local_name)
-        lines.add(f"def {fname}(vm, g, _f, _option, _player):")
+        open_applier(lines, fname, f"a choice of the step {step.text} applied, then on to the next decision",
+                     f"_f[3] != {int(steps.id)} or _f[1] != {k + 1}",
+                     "not where the steps' frame asks it: Choose.resume applies it")
         with lines.indent():
-            lines.add(comment(f"a choice of the step {step.text} applied, then on to the next decision"))
-            lines.add(f"if _f[3] != {int(steps.id)} or _f[1] != {k + 1}:")
-            lines.add("    return None   # not where the steps' frame asks it: Choose.resume applies it")
             lines.add("_i, _args = _option")
             apply_actions(b, self.fuser, step, whole)
             lines.node = step
