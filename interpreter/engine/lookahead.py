@@ -426,7 +426,7 @@ def option_values(game, player: int, rng, max_trials: int = MAX_TRIALS, value=No
         return _replied_values(world, player, rng, max_trials, value, replies)
     node_id = world.state.pending[0]
     count = world.option_count()
-    indexes = range(count) if count <= max_trials else sorted(rng.sample(range(count), max_trials))
+    indexes = _tried(count, max_trials, rng)
     values = {}
     pick = game.rs.pick_node
     last = indexes[-1] if len(indexes) else None
@@ -444,6 +444,11 @@ def option_values(game, player: int, rng, max_trials: int = MAX_TRIALS, value=No
             continue
         values[i] = _worth(trial.state, player, value)
     return values
+
+
+def _tried(count: int, max_trials: int, rng):
+    """Which of `count` options a lookahead tries: all of them, or a random sample of `max_trials`, in order."""
+    return range(count) if count <= max_trials else sorted(rng.sample(range(count), max_trials))
 
 
 def _sealed(world) -> bool:
@@ -470,7 +475,7 @@ def _replied_values(world, player: int, rng, max_trials: int, value, replies: in
     _reopen_commitments(world, player)   # the player first, then each other chooser from its own options
     node_id = world.state.pending[0]
     count = world.option_count()
-    indexes = range(count) if count <= max_trials else sorted(rng.sample(range(count), max_trials))
+    indexes = _tried(count, max_trials, rng)
     seeds = [rng.getrandbits(64) for _ in range(replies)]
     pick = world.rs.pick_node
     values = {}
