@@ -26,7 +26,7 @@ import random
 import time
 
 from ..runtime.draws import below
-from ..engine.lookahead import BELIEFS, WIN, lead, position_value
+from ..engine.lookahead import BELIEFS, WIN, lead, position_value, worth
 from ..engine.view import place_of, seen_cards
 from ..runtime.values import Card, Player
 from ..errors import GameError
@@ -369,8 +369,7 @@ class MctsAgent(Agent):
                 trial.apply(i)
             except GameError:
                 continue
-            g = trial.state
-            v = (WIN if who in g.result["winners"] else -WIN) if g.result is not None else value(g, who)
+            v = worth(trial.state, who, value)
             if v > best_value:
                 best, best_value = [i], v
             elif v == best_value:

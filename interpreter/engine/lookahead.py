@@ -442,7 +442,7 @@ def option_values(game, player: int, rng, max_trials: int = MAX_TRIALS, value=No
             # a world the rules cannot go on in (a guess that contradicts what the real game did, such as
             # a hidden variable the option was made from): the option gets no value here, as in mcts
             continue
-        values[i] = _worth(trial.state, player, value)
+        values[i] = worth(trial.state, player, value)
     return values
 
 
@@ -461,7 +461,8 @@ def _sealed(world) -> bool:
     return frame is not None and not isinstance(world.rs.nodes[frame[3]], Step)
 
 
-def _worth(g, player: int, value):
+def worth(g, player: int, value):
+    """A position's worth to `player` one step ahead: a win or a loss where the game ended, else `value`."""
     result = g.result
     if result is not None:
         return WIN if player in result["winners"] else -WIN
@@ -494,7 +495,7 @@ def _replied_values(world, player: int, rng, max_trials: int, value, replies: in
                     trial.apply(below(draw, len(g.pending[2])))   # another chooser of the same decision
             except GameError:
                 continue
-            total += _worth(g, player, value)
+            total += worth(g, player, value)
             tried += 1
         if tried:
             values[i] = total / tried
