@@ -628,6 +628,40 @@ def test_play_asks_pick_only_of_an_agent_whose_choose_reads_the_count_alone():
     play(b, [Watching(1), Watching(2)])
     assert asked and len(asked) == len(b.state.history)
     assert a.state.history == b.state.history and a.result == b.result
+    # one count-only agent beside one asked by choose: the same game as both asked by choose
+    c = Game.new(rules, 2, seed=4, record=False)
+    play(c, [RandomAgent(1), Watching(2)])
+    assert c.state.history == a.state.history and c.result == a.result
+
+
+def test_a_count_only_agent_whose_pick_goes_wrong_mid_game_is_refused_in_its_name():
+    """play() lets Game.apply go on with count-only agents' picks; a pick that is not an option index, at
+    the 7th decision, stops the game there in that agent's name, the 6 decisions before it applied."""
+    from interpreter.agents import RandomAgent, play
+
+    class Late(RandomAgent):
+        name = "late"
+        spec = "late"
+
+        def __init__(self, seed, at):
+            super().__init__(seed)
+            self.asked, self.at = 0, at
+
+        def choose(self, request):
+            return self.pick(request.count)
+
+        def pick(self, count):
+            self.asked += 1
+            return count + 3 if self.asked == self.at else 0
+
+    rules = load("cubirds")
+    game = Game.new(rules, 2, seed=4, record=False)
+    seats = [Late(1, 4), Late(2, 4)]   # each seat asked in turn from the first decision: the 7th or 8th fails
+    with pytest.raises(GameError) as err:
+        play(game, seats)
+    assert "agent 'late' chose " in str(err.value) and "which is not an option index (0 to " in str(err.value)
+    assert sum(s.asked for s in seats) - 1 == len(game.state.history)   # all but the failed pick applied
+    assert game.state.pending is not None
 
 
 CHORES = """

@@ -171,6 +171,7 @@ def play(game, agents) -> dict:
     (`make_agent`) or an object of one's own with `choose(view, options)`."""
     agents = [adopt(a) for a in agents]
     picks = [picker(a) for a in agents]
+    then = picks if any(pick is not None for pick in picks) else None
     while game.state.result is None:
         pending = game.state.pending
         player = pending[1]
@@ -181,7 +182,10 @@ def play(game, agents) -> dict:
         pending = game.state.pending
         if pending is None or type(choice) is not int or not 0 <= choice < len(pending[2]):
             choice = checked(choice, game, agent)   # refused with a clear message
-        game.apply(choice)
+        # count-only agents' decisions after this one are picked inside apply, without a pass of this loop
+        refused = game.apply(choice, then)
+        while refused is not None:   # a pick that is not an option index: refused in its agent's name
+            refused = game.apply(checked(refused[1], game, agents[refused[0]]), then)
     return game.result
 
 

@@ -153,8 +153,13 @@ class Game:
         p = self.state.pending
         return 0 if p is None else len(p[2])
 
-    def apply(self, choice) -> None:
-        """Apply a choice: an option index or an option label. An illegal choice changes nothing."""
+    def apply(self, choice, then=None):
+        """Apply a choice: an option index or an option label. An illegal choice changes nothing.
+
+        `then` (agents.play): per seat, the `pick(count)` of an agent whose choice reads only the number of
+        options, or None. The game goes on in this one loop, each decision picked by its chooser's `pick`,
+        until it ends or a chooser has none (-> None), or a pick is not an option index (-> (player, pick),
+        applied by nobody, for the caller to refuse in the agent's name)."""
         g = self.state
         p = g.pending
         if p is None:
@@ -176,41 +181,55 @@ class Game:
             index = choice
         else:
             raise IllegalChoice(f"option {choice!r} does not exist: choose 0 to {len(options) - 1}")
-        node = self.rs.nodes[p[0]]
-        if self.record and node.loggable(options[index]):
-            self.log_choice(node, p[1], options[index])
-            g.work = MAX_STEP_ITEMS
-        # the step starts here: the effects `resume` runs at once (see run_segment) and the VM's run after
-        # them share its budget
-        self.steps = MAX_STEP_NODES
-        g.pending = None
-        g.history.append(index)
-        try:
-            after = node.after
-            if after is None:
-                node.resume(self, g, g.stack[-1], options[index], p[1])
-                self._run(False)
-            else:
-                try:
-                    done = after(self, g, g.stack[-1], options[index], p[1])
-                except (GameError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError,
-                        OverflowError, RecursionError) as exc:
-                    # told at the node of the generated line that raised it, as the VM tells it
-                    raise self._located(exc, self.rs.nodes[self.rs.steps_node]) from None
-                if done is None:
+        nodes = self.rs.nodes
+        while True:
+            node = nodes[p[0]]
+            if self.record and node.loggable(options[index]):
+                self.log_choice(node, p[1], options[index])
+                g.work = MAX_STEP_ITEMS
+            # the step starts here: the effects `resume` runs at once (see run_segment) and the VM's run after
+            # them share its budget
+            self.steps = MAX_STEP_NODES
+            g.pending = None
+            g.history.append(index)
+            try:
+                after = node.after
+                if after is None:
                     node.resume(self, g, g.stack[-1], options[index], p[1])
                     self._run(False)
-                elif not done:
-                    self._run(False)
-            if self._choice_logs:
-                self._finish_choice_logs()
-        except GameError:
-            self._restore(g.history[:-1])
-            raise
-        except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError, OverflowError,
-                RecursionError) as exc:
-            self._restore(g.history[:-1])
-            raise GameError(f"ruleset error while applying a choice: {translate(exc)}", "runtime") from None
+                else:
+                    try:
+                        done = after(self, g, g.stack[-1], options[index], p[1])
+                    except (GameError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError,
+                            AttributeError, OverflowError, RecursionError) as exc:
+                        # told at the node of the generated line that raised it, as the VM tells it
+                        raise self._located(exc, nodes[self.rs.steps_node]) from None
+                    if done is None:
+                        node.resume(self, g, g.stack[-1], options[index], p[1])
+                        self._run(False)
+                    elif not done:
+                        self._run(False)
+                if self._choice_logs:
+                    self._finish_choice_logs()
+            except GameError:
+                self._restore(g.history[:-1])
+                raise
+            except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError, OverflowError,
+                    RecursionError) as exc:
+                self._restore(g.history[:-1])
+                raise GameError(f"ruleset error while applying a choice: {translate(exc)}", "runtime") from None
+            # agents.play's count-only agents go on here, a decision a pass, without a call of apply each
+            p = g.pending
+            if then is None or p is None:
+                return None
+            pick = then[p[1]]
+            if pick is None:
+                return None
+            options = p[2]
+            index = pick(len(options))
+            if type(index) is not int or not 0 <= index < len(options):
+                return p[1], index
+            g.work = MAX_STEP_ITEMS
 
     def reconsider(self) -> None:
         """Ask the pending decision again from the current state (after a tool or test changed the state)."""
