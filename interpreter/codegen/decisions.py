@@ -2,8 +2,9 @@
 there by generated code, as Choose.resume and the VM would apply it node by node.
 
 `C_<node>(vm, g, _f, _option, _player)`, installed as the node's `after` (engine/nodes.py; `Game.apply` calls
-it): the chosen values written into the environment around the choose (as `Choose._apply` writes them for one
-chooser), then its `do` block: run at once by its segment when none of its effects asks a decision, counted as
+it): a chosen action's effects, as a step's `A_` applies them (codegen/turns.py, apply_actions); or the chosen
+values written into the environment around the choose (as `Choose._apply` writes them for one chooser), then
+its `do` block: run at once by its segment when none of its effects asks a decision, counted as
 the VM counts a pushed block that ran to its end, else pushed for the VM. It returns None, having done nothing,
 when the top frame is not the choose's block at the choose's position (then Choose.resume applies the choice),
 and false otherwise: the VM goes on from the frame the choose is in. An error inside is told at the node of the
@@ -18,9 +19,10 @@ from ..expr.emit import comment, key
 from .turns import _Writer, apply_actions, count_block, open_applier
 
 
-def emit_decisions(b, runs) -> list:
-    """Write a `C_` function for every `choose` that may have one; returns [(node, function name)]. `runs`: the
-    segments, (block id, start, end, function name, whether it ends in a tail)."""
+def emit_decisions(b, fuser, runs) -> list:
+    """Write a `C_` function for every `choose` that may have one; returns [(node, function name)]. `fuser`:
+    what writes effects (a chosen action's effects are written into the function); `runs`: the segments,
+    (block id, start, end, function name, whether it ends in a tail)."""
     rs, lines = b.rs, b.lines
     whole = {bid: fname for bid, i, j, fname, tail in runs if i == 0 and j == len(rs.blocks[bid]) and not tail}
     out, seen = [], set()
@@ -35,6 +37,16 @@ def emit_decisions(b, runs) -> list:
                          f"_f[1] != {k + 1} or _f[0] is not vm.rs.blocks[{bid}]",
                          "not where its frame asks it: Choose.resume applies it")
             with lines.indent():
+                if node.actions is not None:
+                    # an action chosen: its effects as a step's A_ applies them, with `me` the chooser
+                    lines.add("_i, _args = _option")
+                    apply_actions(b, fuser, node, whole)
+                    lines.node = node
+                    lines.add("return False")
+                    lines.add("")
+                    lines.node = None
+                    out.append((node, fname))
+                    continue
                 if node.optional:
                     lines.add("if _option[0] < 0:")
                     lines.add("    return False   # a pass: nothing to apply")
@@ -61,9 +73,9 @@ def emit_decisions(b, runs) -> list:
 
 
 def plain(node) -> bool:
-    """A `choose` whose choices generated code applies: one chooser, inline arguments without subsets, asked
-    once."""
-    return node.players is None and node.actions is None and not node.picks and not node.looped
+    """A `choose` whose choices generated code applies: one chooser, among inline arguments or actions, without
+    subsets, asked once."""
+    return node.players is None and not node.picks and not node.looped
 
 
 def emit_again(b, fuser, runs, listed: dict) -> list:

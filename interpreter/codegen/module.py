@@ -219,7 +219,7 @@ def _generate(rs, b) -> None:
     fused, after = emit_turns(b, fuser, runs,
                        {id(node): fname for node, fname in installs if type(node) is F.Step},
                        {id(node): fname for node, fname in ends})
-    decided = emit_decisions(b, runs) + emit_again(b, fuser, runs, {id(node): fname for node, fname in installs
+    decided = emit_decisions(b, fuser, runs) + emit_again(b, fuser, runs, {id(node): fname for node, fname in installs
                                                                     if type(node) is F.Step})
     while b.later:
         fn, args = b.later.pop(0)
