@@ -127,14 +127,24 @@ class Choice:
         out = []
         if len(partial) < hi:
             alike, seen = sub.alike, []
-            for x in sub.domain(g, env, None):
+            domain = list(sub.domain(g, env, None))
+            # The last subset with no final condition: an item may be picked when enough items are left to
+            # reach the least count after it, which is `completable` without evaluating the domain and the
+            # bounds again for every item (they cannot change: choices draw nothing, random is refused there).
+            simple = j == len(self.subsets) - 1 and self.final is None
+            if simple:
+                rest = [x for x in domain if x not in partial]
+                after = len(partial) + 1
+                need = max(lo - after, 0)
+            for x in domain:
                 if x in partial:
                     continue
                 if alike is not None:
                     same = alike(g, env, x)
                     if same in seen:
                         continue   # an item alike to one offered already
-                if self.completable(g, env, j, partial + [x]):
+                if (need <= min(hi - after, len(rest) - rest.count(x))) if simple else \
+                        self.completable(g, env, j, partial + [x]):
                     out.append((0, (x,)))
                     if alike is not None:
                         seen.append(same)
