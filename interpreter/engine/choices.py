@@ -91,13 +91,17 @@ class Choice:
         return False
 
     # subsets ------------------------------------------------------------------------------------
-    def completable(self, g, env, j, partial, budget=None) -> bool:
+    def completable(self, g, env, j, partial, budget=None, known=None) -> bool:
         """Whether subset j, holding `partial` so far, and the subsets after it can be picked so that the
-        final condition holds (after MAX_COMPLETION_CHECKS tries the answer is yes)."""
+        final condition holds (after MAX_COMPLETION_CHECKS tries the answer is yes). `known`: subset j's
+        (least, most, domain) in this environment, where the caller has them already."""
         budget = budget if budget is not None else [MAX_COMPLETION_CHECKS]
         sub = self.subsets[j]
-        lo, hi = sub.bounds(g, env)
-        domain = list(sub.domain(g, env, None))
+        if known is None:
+            lo, hi = sub.bounds(g, env)
+            domain = list(sub.domain(g, env, None))
+        else:
+            lo, hi, domain = known
         rest = [x for x in domain if x not in partial] if partial else domain
         need = max(lo - len(partial), 0)
         room = min(hi - len(partial), len(rest))
@@ -128,9 +132,10 @@ class Choice:
         if len(partial) < hi:
             alike, seen = sub.alike, []
             domain = list(sub.domain(g, env, None))
-            # The last subset with no final condition: an item may be picked when enough items are left to
-            # reach the least count after it, which is `completable` without evaluating the domain and the
-            # bounds again for every item (they cannot change: choices draw nothing, random is refused there).
+            # The domain and the bounds are the same for every item (choices draw nothing: random is refused
+            # there), so `completable` is given them. The last subset with no final condition: an item may
+            # be picked when enough items are left to reach the least count after it, worked out here.
+            known = (lo, hi, domain)
             simple = j == len(self.subsets) - 1 and self.final is None
             if simple:
                 rest = [x for x in domain if x not in partial]
@@ -144,7 +149,7 @@ class Choice:
                     if same in seen:
                         continue   # an item alike to one offered already
                 if (need <= min(hi - after, len(rest) - rest.count(x))) if simple else \
-                        self.completable(g, env, j, partial + [x]):
+                        self.completable(g, env, j, partial + [x], None, known):
                     out.append((0, (x,)))
                     if alike is not None:
                         seen.append(same)
