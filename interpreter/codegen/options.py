@@ -151,18 +151,24 @@ def emit_step(builder, step, fname: str) -> None:
 def shareable(tree, names, scope) -> list:
     """The parts of a tree that reads no argument to compute once for a whole step: the lists it joins with
     `+` (`me.hand + me.offer`, often written in several actions), then the tree itself, when worth it; not
-    inside a per-item part (a lambda's body, a `where` filter), which reads the item."""
+    a part that reads the item of a per-item part (a `where` filter's `it`, a lambda's parameter): inside a
+    lambda's body, `x -> count((me.hand + me.offer) where c == x)`, the join reads neither and is shared."""
     found = []
 
-    def visit(t):
+    def visit(t, params):
         if not isinstance(t, Tree):
             return
         strict, other = _children(t)
-        for c in strict + [c for c in other if c.data != "lambda_" and not _uses_it(c, names, scope)]:
-            visit(c)
-        if t.data == "binary" and str(t.children[1]) == "+" and costly(t) and not _uses_it(t, names, scope):
+        for c in strict + [c for c in other if not _uses_it(c, names, scope)]:
+            visit(c, params)
+        if t.data == "call":
+            for c in t.children[1:]:
+                if isinstance(c, Tree) and c.data == "lambda_":
+                    visit(c.children[-1], params | {str(c.children[0])})
+        if t.data == "binary" and str(t.children[1]) == "+" and costly(t) and not _uses_it(t, names, scope) \
+                and not (params and params.intersection(_names_in(t))):
             found.append(t)
-    visit(tree)
+    visit(tree, frozenset())
     if worth_computing_once(tree) and costly(tree) and not _uses_it(tree, names, scope) \
             and (not found or found[-1] is not tree):
         found.append(tree)
