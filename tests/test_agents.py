@@ -241,7 +241,7 @@ def test_greedy_with_nothing_to_score_by_is_refused():
         GreedyAgent(1).choose(Request(game, game.current_player))
     assert "the greedy agent needs a way to score a position" in str(err.value)
     # mcts needs no evaluation: it plays for the game's result
-    assert 0 <= MctsAgent(1, iterations=20).choose(Request(game, game.current_player)) < game.option_count()
+    assert 0 <= MctsAgent(1, iterations=20, cap=0).choose(Request(game, game.current_player)) < game.option_count()
 
 
 # mcts -----------------------------------------------------------------------------------------------------
@@ -278,7 +278,7 @@ def test_mcts_finds_the_winning_move_of_a_small_game(heap, best):
     rules = load_text(NIM.replace("HEAP", str(heap)))
     for seed in range(3):
         game = Game.new(rules, 2, seed=seed)
-        choice = MctsAgent(seed, iterations=300).choose(Request(game, game.current_player))
+        choice = MctsAgent(seed, iterations=300, cap=0).choose(Request(game, game.current_player))
         assert game.decision.options[choice] == best
 
 
@@ -287,7 +287,7 @@ def test_mcts_is_reproducible_with_an_iteration_budget():
 
     def history(seed):
         game = Game.new(rules, 2, seed=seed, record=False)
-        play(game, [MctsAgent(seed, iterations=10, depth=4), RandomAgent(seed)])
+        play(game, [MctsAgent(seed, iterations=10, depth=4, cap=0), RandomAgent(seed)])
         return game.state.history
     assert history(3) == history(3)
     assert history(3) != history(4)
@@ -401,7 +401,7 @@ def test_in_a_simultaneous_decision_the_searchers_world_forgets_what_the_others_
     assert sorted(q[0] for q in data["queue"]) == sorted(q[0] for q in real["queue"])
     assert world.state.history == [] and world.state.log == []
     # a search from here plays on: every other chooser is asked in the world
-    choice = MctsAgent(1, iterations=12, depth=8).choose(Request(game, last))
+    choice = MctsAgent(1, iterations=12, depth=8, cap=0).choose(Request(game, last))
     assert 0 <= choice < game.option_count()
 
 
@@ -428,7 +428,7 @@ def test_with_more_than_two_players_only_the_searchers_decisions_are_tree_nodes(
     decisions are played at random and the tree holds the searcher's only (opponents=rollout)."""
     game = Game.new(load(name), players, seed=3, record=False)
     me = game.current_player
-    agent = MctsAgent(2, iterations=60, opponents=opponents)
+    agent = MctsAgent(2, iterations=60, opponents=opponents, cap=0)
     agent.choose(Request(game, me))
     seen, todo = set(), [agent.tree]
     while todo:
@@ -444,7 +444,7 @@ def test_with_depth_next_a_rollout_stops_when_the_decision_comes_back_to_the_pla
     the others' choices of the market step took effect."""
     game = Game.new(load("pit"), 4, seed=3, record=False)
     me = game.current_player
-    agent = MctsAgent(2, iterations=40, depth="next")
+    agent = MctsAgent(2, iterations=40, depth="next", cap=0)
     scored = []
     real = agent._rewards
 
@@ -501,7 +501,7 @@ def test_with_depth_0_an_option_is_worth_its_mean_growth_over_worlds():
     rules = load_text(GAMBLE)
     for seed in range(4):
         game = Game.new(rules, 3, seed=seed)
-        agent = MctsAgent(seed, iterations=300, depth=0)
+        agent = MctsAgent(seed, iterations=300, depth=0, cap=0)
         choice = agent.choose(Request(game, game.current_player))
         assert game.decision.options[choice] == "gamble"
         children = {key[2]: child for key, child in agent.tree.children.items()}   # by action: safe, gamble
@@ -518,7 +518,7 @@ def test_depth_0_values_every_option_in_the_same_worlds_and_plays_the_best_mean(
     for _ in range(9):
         game.apply(0)
     me = game.current_player
-    agent = MctsAgent(2, iterations=200)
+    agent = MctsAgent(2, iterations=200, cap=0)
     choice = agent.choose(Request(game, me))
     children = list(agent.tree.children.values())
     k = len(children)
@@ -536,7 +536,7 @@ def test_depth_auto_is_0_where_more_than_two_players_choose_at_once(name, player
     the others played at random; where they choose after seeing the player's choice, the search goes
     deeper."""
     game = Game.new(load(name), players, seed=3, record=False)
-    agent = MctsAgent(2, iterations=60)
+    agent = MctsAgent(2, iterations=60, cap=0)
     agent.choose(Request(game, game.current_player))
     deeper = any(child.children for child in agent.tree.children.values())
     assert deeper is not flat
@@ -555,7 +555,7 @@ def test_depth_0_with_a_time_budget_values_options_until_the_time_is_up():
 def test_mcts_plays_whole_games_with_picks_reactions_and_choices_inside_effects(name, players):
     rules = load(name)
     game = Game.new(rules, players, seed=4, record=False)
-    agents = [MctsAgent(4, iterations=6, depth=4)] + [RandomAgent(s) for s in range(1, players)]
+    agents = [MctsAgent(4, iterations=6, depth=4, cap=0)] + [RandomAgent(s) for s in range(1, players)]
     play(game, agents)
     assert game.is_over and agents[0].searched
 
@@ -723,7 +723,7 @@ def test_with_depth_turn_the_last_chooser_plays_its_run_one_step_ahead_and_is_sc
     rules = load_text(CHORES)
     game = Game.new(rules, 2, seed=1, record=False)
     me = game.current_player
-    agent = MctsAgent(2, iterations=3, depth="turn")
+    agent = MctsAgent(2, iterations=3, depth="turn", cap=0)
     scored = []
     real = agent._rewards
 
