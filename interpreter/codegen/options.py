@@ -213,8 +213,23 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
             resets.setdefault(lv, []).append(var)
             fills.setdefault(here, []).append((var, tree, fn, on_demand))
 
+    def tally(tree, table):
+        """The tally of a shared part by an attribute's table (`count(part where attr == v)` for several v):
+        computed once for the listing, on demand, in a cell beside the part's (a part not shared: None)."""
+        key = str(tree)
+        part = shared.get(key) if shared is not None else None
+        if part is None or subst.get(id(tree), (None,))[0] != part[1]:
+            return None
+        found = shared.get(("tally", key, table))
+        if found is None:
+            cell = ns.fresh("t")
+            found = shared[("tally", key, table)] = (
+                cell, f"({cell}[0] if {cell}[0] is not R_NO else R_fill({cell}, lambda: R_tally(g, {part[1]}, {table})))",
+                "dict")
+        return found[1]
+
     def emit(fn, py):
-        return emit_expr(fn, names, ns, py, subst=subst)
+        return emit_expr(fn, names, ns, py, subst=subst, tally=tally)
 
     def share(fn, tree, py):
         """A part that reads no argument, in a cell of the step's function that every action reads (made
@@ -222,7 +237,7 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
         key = str(tree)   # the same text: the same value (no argument read, nothing changes while listing)
         found = shared.get(key)
         if found is None:
-            src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True)
+            src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True, tally=tally)
             cell = ns.fresh("s")
             found = shared[key] = (cell, f"({cell}[0] if {cell}[0] is not R_NO else R_fill({cell}, lambda: {src}))",
                                    kind)
@@ -279,7 +294,7 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
             subst[id(tree)] = share(fn, tree, py)
             lines.add(f"{var} = {subst[id(tree)][0]}")
             continue
-        src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True)
+        src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True, tally=tally)
         subst[id(tree)] = (var, kind)
         lines.add(f"{var} = {src}")
     if not fills:
@@ -304,7 +319,7 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
             if shared is not None and var in level0 and costly(tree):
                 subst[id(tree)] = share(fn, tree, py)
                 continue
-            src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True)
+            src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True, tally=tally)
             if on_demand:   # computed where the expression gets to it, once (see the module's docstring)
                 subst[id(tree)] = (f"({var}[0] if {var}[0] is not R_NO else R_fill({var}, lambda: {src}))", kind)
                 continue

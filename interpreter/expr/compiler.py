@@ -157,12 +157,14 @@ def compile_zone(text, names: Names, scope: Scope | None = None) -> Compiled:
 
 
 def emit_expr(fn, names: Names, ns: Namespace, py: dict, it_var: str = "it", subst=None, tree=None,
-              with_kind: bool = False, other=None):
+              with_kind: bool = False, other=None, tally=None):
     """The Python source of a compiled expression again, inside generated code: names in `py` are read
     from the Python variables given there (`other(name)` gives the others), the item from `it_var`;
     constants go to `ns`. `subst` maps
     parts of the tree (by id) to variables already holding their values (with their kinds); `tree`
-    emits one part of the expression instead of the whole.
+    emits one part of the expression instead of the whole; `tally` (option listings, where nothing
+    changes while they run): (a part of `subst`, an attribute's table) -> the source of the part's values
+    counted by that table, computed once, or None (see _Compiler._tallied_count).
 
     The tree was checked when it was first compiled: emitting it again runs the same checks, which
     pass."""
@@ -176,6 +178,7 @@ def emit_expr(fn, names: Names, ns: Namespace, py: dict, it_var: str = "it", sub
     inner = Scope(scope.locals, scope.it, {**scope.py, **py}, it_var, other)
     compiler = _Compiler(names, fn.text, ns)
     compiler.subst = subst or {}
+    compiler.tally = tally
     target = fn.tree if tree is None else tree
     compiler.skip = id(tree) if tree is not None else None
     if fn.zone and tree is None:
@@ -301,6 +304,7 @@ class _Compiler:
 
     subst: dict = {}   # parts of the tree already computed into variables (see emit_expr)
     skip = None
+    tally = None       # in an option listing: (part, table) -> the source of its tally, or None (_tallied_count)
 
     def __init__(self, names: Names, text: str, ns: Namespace):
         self.names, self.text, self.ns = names, text, ns
@@ -708,6 +712,10 @@ class _Compiler:
         self.names.used.add(("function", name))
         if name in RANDOM_FUNCTIONS:
             self.uses_random = True
+        if name == "count" and self.tally is not None:
+            tallied = self._tallied_count(arg_trees[0], s)
+            if tallied is not None:
+                return tallied, "int"
         args, kinds = [], []
         for i, a in enumerate(arg_trees):
             if i in fn.per_item:
@@ -753,6 +761,29 @@ class _Compiler:
         elif kind == "item":
             kind = ELEMENT.get(kinds[0], "any") if kinds else "any"
         return self._call(fn, args), kind
+
+    def _tallied_count(self, tree, s) -> str | None:
+        """`count(X where attr == v)` in an option listing, where X is a part the listing computes once (`tally`
+        gives the cell of X's values counted by the attribute's table, made once, or None for a part that is
+        not computed once) and v a variable or a literal: a lookup in that tally instead of a walk over X.
+        A v that is a list equals no value of an attribute: 0. None: written as any other count."""
+        if not (isinstance(tree, Tree) and tree.data == "where") or id(tree) in self.subst:
+            return None
+        listed = tree.children[0]
+        if id(listed) not in self.subst:
+            return None
+        kind = self.subst[id(listed)][1]
+        inner = Scope(s.locals, ELEMENT.get(kind, "any"), s.py, self.ns.fresh("x"), s.other)
+        fused = self._fused_test(tree.children[1], inner)
+        if fused is None or fused[1] != "==" or not simple(fused[2]):
+            return None
+        table, _, value = fused   # an attribute's values are texts, numbers, booleans: a dict holds them
+        cell = self.tally(listed, table)
+        if cell is None:
+            return None
+        if value.isdigit():
+            return f"{cell}.get({value}, 0)"
+        return f"({cell}.get({value}, 0) if {value}.__hash__ is not None else 0)"
 
     def _keys(self, tok, arg_trees, s):
         """`keys(family)`: the keys of a family of zones (a keyed family's keys, or 0..N-1), in order."""
