@@ -267,12 +267,8 @@ def tally(g, xs, table) -> dict:
     """How many items of xs have each value of a card attribute (`table`), paid for as the walk of a filter;
     an item that is not a card fails as it fails in the filter (an option listing counts `xs where attr == v`
     for several v in it: codegen/options.py)."""
-    w = g.work - len(xs)
-    g.work = w
-    if w < 0:
-        raise over_items()
     counted = {}
-    for x in xs:
+    for x in walk(g, xs):
         v = table[x]
         counted[v] = counted.get(v, 0) + 1
     return counted
