@@ -848,7 +848,7 @@ class _Compiler:
         impl = f"F_{fn.name}"
         values = [a for _, a in args]
         if fn.name in WALKS and values and not fn.needs_game:
-            of = _ATTRS.fullmatch(values[0]) if fn.name in ("distinct", "counts") else None
+            of = _ATTRS.fullmatch(values[0]) if fn.name in ("distinct", "counts", "sum") else None
             if of is not None:
                 # of a card attribute of a list of cards (`distinct(me.hand.suit)`): the values made,
                 # paid for and worked on in one call

@@ -221,6 +221,25 @@ def distinct_of(g, cards, table):
     return _distinct(values)
 
 
+def sum_of(g, cards, table):
+    """sum(cards.attr), paid for as distinct_of is, in one call (the sums of many small lists: a hand's
+    combinations)."""
+    n = len(cards)
+    w = g.work - n - n
+    if w < 0:   # one of the walks goes over: paid as they come, to fail where the filter fails
+        g.work = w = g.work - n
+        if w < 0:
+            raise over_items()
+        values = [table[c] for c in cards]
+        spend(g, n)
+        return total(values)
+    g.work = w
+    v = sum([table[c] for c in cards])
+    if type(v) is int and not -MAX_NUMBER <= v <= MAX_NUMBER:
+        raise too_large(v)
+    return v
+
+
 def count_distinct_of(g, cards, table):
     """count(distinct(cards.attr)), paid for as distinct_of is."""
     n = len(cards)
