@@ -145,6 +145,10 @@ WITH_XS = [
         ([], 0), (['r'], 2), (['b', 'g', 'r'], 6), (['g'], 2), (NOT_AN_INDEX + 'NoneType', 2),
         (NOT_AN_INDEX + 'NoneType', 2), (NOT_A_LIST, 0), (NOT_A_LIST, 0), (NOT_AN_INDEX + 'str', 2),
     ]),
+    ('sum(xs.value)', [
+        (0, 0), (2, 2), (9, 6), (4, 2), (NOT_AN_INDEX + 'NoneType', 2),
+        (NOT_AN_INDEX + 'NoneType', 2), (NOT_A_LIST, 0), (NOT_A_LIST, 0), (NOT_AN_INDEX + 'str', 2),
+    ]),
     ('counts(xs.colour)', [
         ([], 0), ([1], 2), ([1, 1, 1], 6), ([1], 2), (NOT_AN_INDEX + 'NoneType', 2),
         (NOT_AN_INDEX + 'NoneType', 2), (NOT_A_LIST, 0), (NOT_A_LIST, 0), (NOT_AN_INDEX + 'str', 2),
@@ -184,6 +188,7 @@ PAYMENTS = [
     ("distinct(deck.colour)", [6, 6]),
     ("counts(deck.colour)", [6, 6]),
     ("count(distinct(deck.colour))", [6, 6]),
+    ("sum(deck.value)", [6, 6]),
     ("groups(deck, colour)", [6]),
     ('take_while(deck, colour != "b")', [6]),
     ("map(deck, value)", [6]),

@@ -225,16 +225,15 @@ def sum_of(g, cards, table):
     """sum(cards.attr), paid for as distinct_of is, in one call (the sums of many small lists: a hand's
     combinations)."""
     n = len(cards)
-    w = g.work - n - n
-    if w < 0:   # one of the walks goes over: paid as they come, to fail where the filter fails
-        g.work = w = g.work - n
+    g.work = w = g.work - n
+    if w < n:   # one of the walks goes over
         if w < 0:
             raise over_items()
         values = [table[c] for c in cards]
         spend(g, n)
         return total(values)
-    g.work = w
-    v = sum([table[c] for c in cards])
+    v = sum([table[c] for c in cards])   # an item that is not a card fails here, the cards' walk paid
+    g.work = w - n
     if type(v) is int and not -MAX_NUMBER <= v <= MAX_NUMBER:
         raise too_large(v)
     return v
