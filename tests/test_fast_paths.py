@@ -80,6 +80,9 @@ actions:
     do:
       - move: {from: deck, to: pile}
       - move: {cards: 'pile', from: deck, to: pile}
+  ask:
+    do:
+      - choose: {actions: [divide, misplace, loop]}
   loop:
     do:
       - while: true
@@ -93,13 +96,18 @@ flow:
 """
 
 
-@pytest.mark.parametrize("action, option", [("divide", "divide 0"), ("misplace", "misplace"), ("loop", "loop")])
+@pytest.mark.parametrize("action, option", [("divide", "divide 0"), ("misplace", "misplace"), ("loop", "loop"),
+                                            ("ask", "divide 0"), ("ask", "misplace"), ("ask", "loop")])
 def test_an_error_reads_the_same_either_way(tmp_path, action, option):
+    """In a step's action (its A_), or in an action chosen by a `choose` among actions (its C_)."""
     path = tmp_path / "failing.yaml"
     path.write_text(FAILING % action)
     messages = []
     for rules, record in ((load(str(path)), False), (without_after(load(str(path))), False), (load(str(path)), True)):
         game = Game.new(rules, 2, seed=0, record=record)
+        if action == "ask":
+            game.apply("ask")   # the choose among actions is asked now
+            assert game.decision.options == ("divide 0", "divide 1", "misplace", "loop")
         before = game.to_json()["state"]["zones"]
         with pytest.raises(GameError) as caught:
             game.apply(option)
