@@ -204,23 +204,32 @@ def names_unseen(game, pending) -> bool:
     """Whether an option of this decision names a card its chooser cannot see (most name none: a world
     then keeps them as they are)."""
     seen = None
+    lists = {}   # id -> (a list, whether it holds an unseen card): a hand's group is in many options
 
     def unseen(v) -> bool:   # whether v holds a card the chooser does not see
         t = type(v)
         if t is Card:
             return v not in seen
         if t is list or t is tuple:
-            if v and type(v[0]) is Card and _NO_LISTS.isdisjoint(map(type, v)) and seen.issuperset(v):
-                return False   # cards it sees (a flock from its own hand), at C speed
-            return any(unseen(x) for x in v if type(x) not in _NO_CARDS)
+            found = lists.get(id(v))
+            if found is None:
+                if v and type(v[0]) is Card and _NO_LISTS.isdisjoint(map(type, v)) and seen.issuperset(v):
+                    answer = False   # cards it sees (a flock from its own hand), at C speed
+                else:
+                    answer = any(unseen(x) for x in v if type(x) not in _NO_CARDS)
+                found = lists[id(v)] = (v, answer)   # the list kept: its id is no other's while this runs
+            return found[1]
         return False
     for _, args in pending[2]:
         if _NO_CARDS.issuperset(map(type, args)):
             continue
         if seen is None:
             seen = seen_cards(game.state, pending[1])
-        if unseen(args):
-            return True
+        for x in args:
+            if type(x) not in _NO_CARDS:
+                found = lists.get(id(x))   # a list met in an earlier option: known without a call
+                if found[1] if found is not None else unseen(x):
+                    return True
     return False
 
 
