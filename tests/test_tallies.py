@@ -17,6 +17,8 @@ components:
   card:
     label: "c{value}"
     in: deck
+    computed:
+      pair: '[value, value]'
     cards:
       - {value: 1}
       - {value: 2}
@@ -53,6 +55,8 @@ CASES = {
     "a value that is a list equals none": ("[[1], 2, [2], 6]", "where value == v", True),
     # a filter that is not `attr == v`: counted as written
     "not equal": ("range(8)", "where value != v", False),
+    # a computed attribute whose values are lists: a dict cannot hold them, counted as written
+    "list values": ("[[1, 1], [2, 2], 3, [6, 6]]", "where pair == v", False),
 }
 
 

@@ -766,7 +766,8 @@ class _Compiler:
         """`count(X where attr == v)` in an option listing, where X is a part the listing computes once (`tally`
         gives the cell of X's values counted by the attribute's table, made once, or None for a part that is
         not computed once) and v a variable or a literal: a lookup in that tally instead of a walk over X.
-        A v that is a list equals no value of an attribute: 0. None: written as any other count."""
+        Only an attribute whose values a dict can hold (not a computed one that holds lists) is tallied, so a
+        v that is a list equals none of them: 0. None: written as any other count."""
         if not (isinstance(tree, Tree) and tree.data == "where") or id(tree) in self.subst:
             return None
         listed = tree.children[0]
@@ -777,7 +778,9 @@ class _Compiler:
         fused = self._fused_test(tree.children[1], inner)
         if fused is None or fused[1] != "==" or not simple(fused[2]):
             return None
-        table, _, value = fused   # an attribute's values are texts, numbers, booleans: a dict holds them
+        table, _, value = fused
+        if any(v.__hash__ is None for v in self.ns.values[table]):
+            return None   # a computed attribute whose values are lists: a dict cannot hold them
         cell = self.tally(listed, table)
         if cell is None:
             return None

@@ -232,8 +232,9 @@ def sum_of(g, cards, table):
         values = [table[c] for c in cards]
         spend(g, n)
         return total(values)
-    v = sum([table[c] for c in cards])   # an item that is not a card fails here, the cards' walk paid
+    values = [table[c] for c in cards]   # an item that is not a card fails here, the cards' walk paid
     g.work = w - n
+    v = sum(values)   # values that are not numbers fail here, both walks paid, as the two calls it replaces
     if type(v) is int and not -MAX_NUMBER <= v <= MAX_NUMBER:
         raise too_large(v)
     return v
