@@ -36,8 +36,6 @@ from .greedy import BELIEF_HELP
 DEFAULT_ITERATIONS = 200
 DEFAULT_STEPS = 10_000
 DEFAULT_C = 0.7
-DEFAULT_PRIOR = 0   # virtual visits of the one-step prior at the root (0: none)
-PRIOR_WORLDS = 4    # worlds in which the prior values every root option one step ahead
 # the most CPU seconds a search may take: the bound on a decision in any game, whatever its iterations left
 # (a game whose rollouts run through many turns without a decision would otherwise take seconds)
 DEFAULT_CAP = 0.2
@@ -107,22 +105,6 @@ def _canon(value, labels, g, who, by_back, seen):
     return value
 
 
-def _one_step_reward(g, score, start, me) -> tuple:
-    """A position one step ahead, for the prior: ("end", the player's reward) where the game ended (a win 1, a
-    win shared by k 1/k, a loss 0, a game nobody won 1/n), else ("cut", how much its lead grew since `start`:
-    its growth less the others' mean growth)."""
-    n = g.n
-    if g.result is not None:
-        winners = g.result["winners"]
-        if not winners:
-            return "end", 1.0 / n if n > 1 else 0.0
-        return "end", 1.0 / len(winners) if me in winners else 0.0
-    grown = [v - s for v, s in zip(score(g), start)]
-    if n == 1:
-        return "cut", grown[0]
-    return "cut", grown[me] - (sum(grown) - grown[me]) / (n - 1)
-
-
 class _Deadline:
     """When a search must stop: a wall-clock time (the `time` setting) and a CPU time of the searching thread
     (the `cap`: other threads of the process, such as a server's, are not counted)."""
@@ -170,32 +152,12 @@ class MctsAgent(Agent):
                             "the search tree, chosen for their own reward), rollout (played at random), or auto: "
                             "tree with two players, rollout with more"),
         "belief": Option(BELIEFS, "auto", BELIEF_HELP),
-        "prior": Option(int, DEFAULT_PRIOR, "before the tree, each option of the decision at hand is valued one step "
-                        "ahead as greedy values it (in a few worlds) and starts with this many visits of that value: "
-                        "the search refines greedy's choice instead of starting blind (0: no prior; needs a way to "
-                        "score a position, else ignored)", 0),
-        "rollout": Option(("random", "greedy", "mine", "theirs"), "random", "how rollouts play: at random, or "
-                          "one step ahead (as greedy, by the ruleset's way to score a position) for every decision "
-                          "(greedy), the searcher's own (mine), or the others' (theirs)"),
-        "root": Option(("uct", "paired"), "uct", "how the decision's own options share the iterations: uct, or "
-                       "paired: every option is searched in each world dealt, with the same random draws, and the "
-                       "best mean is played (what a world deals is common to all options and cancels out)"),
-        "horizon": Option(("leaf", "root"), "leaf", "where a search with depth next or turn scores a position: "
-                          "counted from the leaf the tree reached (leaf), or at the same point of the game for "
-                          "every iteration (root: next, when the decision comes back to the player from another; "
-                          "turn, at the end of the player's own run), the tree not growing past it"),
     }
 
     def __init__(self, seed: int = 0, iterations: int | None = None, time: float = 0.0, c: float = DEFAULT_C,
                  depth="auto", reward: str = "win", opponents: str = "auto", belief: str = "auto",
-                 steps: int = DEFAULT_STEPS, cap: float = DEFAULT_CAP, prior: int = DEFAULT_PRIOR,
-                 rollout: str = "random", root: str = "uct",
-                 horizon: str = "leaf"):
-        self.horizon = horizon
+                 steps: int = DEFAULT_STEPS, cap: float = DEFAULT_CAP):
         self.belief = belief
-        self.root = root
-        self.rollout = rollout
-        self.prior = prior
         self.cap = cap
         self.rng = random.Random(seed)
         if iterations is None:
@@ -274,39 +236,22 @@ class MctsAgent(Agent):
             self.searched.append((done, time.perf_counter() - start))
             self.tree = root
             return choice
-        if self.prior > 0 and score is not None:
-            self._seed(root, sample, who, keys, labels, score, deadline)
         done = 0
-        paired = self.root == "paired"
         while ((limit <= 0 or done < limit) and (deadline is None or not deadline.over())
                and self.left > 0):
-            if not paired:
-                self._iterate(root, sample(rng), rng, labels, score, depth, who, mine_only, deadline)
-                done += 1
-                continue
-            # every option in the same world, with the same random draws after it
-            world = sample(rng)
-            draws = rng.getrandbits(64)
-            offered = _offered(world.state, world.state.pending, labels, base.rs.by_back)
-            for k in keys:
-                if k in offered and (limit <= 0 or done < limit):
-                    self._iterate(root, world.clone(), random.Random(draws), labels, score, depth, who,
-                                  mine_only, deadline, first=k)
-                    done += 1
+            self._iterate(root, sample(rng), rng, labels, score, depth, who, mine_only, deadline)
+            done += 1
         self.searched.append((done, time.perf_counter() - start))
         self.tree = root
         tried = [(child.visits, child.total / child.visits, keys[k]) for k, child in root.children.items()
                  if k in keys and child.visits]
         if not tried:
             return rng.randrange(request.count)
-        if paired:   # the options had the same worlds: the best mean
-            _, mean, index = max(tried, key=lambda t: (t[1], t[0], -t[2]))
-        else:
-            _, mean, index = max(tried, key=lambda t: (t[0], t[1], -t[2]))
+        _, mean, index = max(tried, key=lambda t: (t[0], t[1], -t[2]))
         self.estimate = mean
         return index
 
-    def _iterate(self, root, world, rng, labels, score, depth, me, mine_only, deadline=None, first=None) -> None:
+    def _iterate(self, root, world, rng, labels, score, depth, me, mine_only, deadline=None) -> None:
         """One iteration in one world: select and expand, roll out, back the rewards up the path.
 
         `me` is the searcher; `mine_only`, when it is set, the only player whose decisions are tree nodes;
@@ -319,30 +264,19 @@ class MctsAgent(Agent):
         start = score(world.state) if score is not None else None
         last = me
         left = self.left   # the decisions the search may still play
-        fixed = self.horizon == "root" and (depth == NEXT or depth == TURN)
-        ended = False
         try:
             while True:
                 pending = world.state.pending
                 if pending is None or left <= 0:
                     break
                 node_id, who, options = pending
-                if fixed and (who == me and last != me if depth == NEXT else who != me and last == me and path):
-                    ended = True
-                    break
                 left -= 1
                 if mine_only is not None and who != mine_only:
                     world.apply(below(rng, len(options)))
                     last = who
                     continue
                 offered = _offered(world.state, pending, labels, by_back)
-                if first is not None and node is root:
-                    child = root.children.get(first)
-                    if child is None:
-                        child = root.children[first] = _Node(who, first)
-                    new = not child.visits
-                else:
-                    child, new = self._select(node, offered, who, rng)
+                child, new = self._select(node, offered, who, rng)
                 world.apply(offered[child.key])
                 path.append(child)
                 last = who
@@ -356,10 +290,9 @@ class MctsAgent(Agent):
             # is scored when another player is to choose: a point every such rollout shares (what a turn
             # holds in hand, in a purse, is counted the same way), without the noise of random moves
             run = path[-1].player if depth == TURN and path else None
-            policy = self.rollout
-            value = position_value(world.rs) if run is not None or policy != "random" else None
+            value = position_value(world.rs) if run is not None else None
             g = world.state
-            while not ended:
+            while True:
                 pending = g.pending
                 if pending is None or steps == depth or left <= 0:
                     break
@@ -374,12 +307,7 @@ class MctsAgent(Agent):
                     world.apply(self._one_step(world, who, value, rng))
                     left -= len(pending[2])   # each option tried is about a step's work
                     continue
-                if policy != "random" and value is not None and (
-                        policy == "greedy" or (policy == "mine") == (who == me)):
-                    world.apply(self._one_step(world, who, value, rng))
-                    left -= len(pending[2]) - 1
-                else:
-                    world.apply(below(rng, len(pending[2])))
+                world.apply(below(rng, len(pending[2])))
                 last = who
                 steps += 1
                 left -= 1
@@ -449,26 +377,14 @@ class MctsAgent(Agent):
         return best[below(rng, len(best))] if best else below(rng, len(options))
 
     def _value_once(self, child, world, index: int, value, me) -> None:
-        """One world's value of one of the player's own options (depth 0): option `index` taken in `world` (see
-        _step_once); the growth of value(state, player), kept as it is, or a win or a loss as greedy counts
-        them when the game ended."""
-        g = world.state
-        start = value(g, me)
-        if not self._step_once(world, index, me):
-            return   # a world the rules cannot go on in: not counted
-        child.visits += 1
-        if g.result is not None:
-            child.total += WIN if me in g.result["winners"] else -WIN
-        else:
-            child.total += value(g, me) - start
-
-    def _step_once(self, world, index: int, me) -> bool:
-        """Option `index` of the player's own decision taken in `world` one step ahead, as greedy takes it: its
-        own items picked at random, the others' choices of the same simultaneous decision passed (the world
-        comes from engine/lookahead.determinize: their secret choices already made are forgotten, and it
-        stops at the next decision without listing its options). -> whether the rules could go on."""
+        """One world's value of one of the player's own options (depth 0): option `index` taken in `world`,
+        its own items picked at random, the others' choices of the same simultaneous decision passed (the
+        world comes from engine/lookahead.determinize: their secret choices already made are forgotten, and
+        it stops at the next decision without listing its options); the growth of value(state, player),
+        kept as it is, or a win or a loss as greedy counts them when the game ended."""
         g = world.state
         node_id = g.pending[0]
+        start = value(g, me)
         pick = world.rs.pick_node
         try:
             world.apply(index)
@@ -478,40 +394,12 @@ class MctsAgent(Agent):
                 options = g.pending[2]   # another chooser of the same decision: passes (or takes its first)
                 world.apply(len(options) - 1 if options[-1][0] == -1 else 0)
         except GameError:
-            return False
-        return True
-
-    def _seed(self, root, sample, me, keys: dict, labels, score, deadline) -> None:
-        """The prior (`prior` virtual visits): before the tree, each option of the decision at hand is taken one
-        step ahead (as greedy takes it) in the same PRIOR_WORLDS worlds, and starts as a child of the root
-        with `prior` visits of its mean reward there: a win 1, a loss 0, else the growth of the player's lead
-        (its growth less the others' mean growth, as a cut rollout is rewarded), squashed to 0..1 by the
-        median size of these growths. UCT then starts from greedy's preference and the tree's evidence must
-        outweigh it to change the choice (the most visited child, virtual visits included, is played)."""
-        rng = self.rng
-        by_back = sample.base.rs.by_back
-        found: dict = {}   # key -> [("end", reward) or ("cut", growth of the lead)]
-        for _ in range(PRIOR_WORLDS):
-            if self.left <= 0 or (deadline is not None and deadline.over()):
-                break
-            world = sample.flat(rng)
-            start = score(world.state)
-            offered = _offered(world.state, world.state.pending, labels, by_back)
-            tried = [(k, offered[k]) for k in keys if k in offered]
-            for n, (k, index) in enumerate(tried, 1):
-                trial = world if n == len(tried) else world.clone(share_rng=True)
-                self.left -= 1
-                if not self._step_once(trial, index, me):
-                    continue
-                found.setdefault(k, []).append(_one_step_reward(trial.state, score, start, me))
-        sizes = sorted(abs(x) for values in found.values() for kind, x in values if kind == "cut" and x)
-        scale = sizes[len(sizes) // 2] if sizes else 1.0
-        virtual = self.prior
-        for k, values in found.items():
-            rewards = [x if kind == "end" else 0.5 + 0.5 * math.tanh(x / scale) for kind, x in values]
-            child = root.children[k] = _Node(me, k)
-            child.visits = child.avail = virtual
-            child.total = virtual * sum(rewards) / len(rewards)
+            return   # a world the rules cannot go on in: not counted
+        child.visits += 1
+        if g.result is not None:
+            child.total += WIN if me in g.result["winners"] else -WIN
+        else:
+            child.total += value(g, me) - start
 
     def _select(self, node, offered: dict, who: int, rng):
         """The child of `node` to try among the options offered in this world: one not tried yet (at
