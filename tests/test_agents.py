@@ -771,3 +771,25 @@ def test_the_mcts_cap_ends_a_search_however_many_iterations_are_left():
     free = make_agent("mcts:iterations=50:cap=0", 1)
     free.choose(Request(game, game.current_player))
     assert free.searched[-1][0] == 50
+
+
+@pytest.mark.parametrize("spec,steps", [("mcts", 10_000), ("mcts:iterations=25", 10_000), ("mcts:iterations=400", 20_000),
+                                        ("mcts:iterations=2000", 100_000), ("mcts:iterations=0:time=0.5", 10_000),
+                                        ("mcts:steps=300", 300), ("mcts:iterations=2000:steps=0", 0)])
+def test_mcts_steps_auto_grows_with_the_iterations(spec, steps):
+    from interpreter.agents import make_agent
+    assert make_agent(spec, 1).steps == steps
+
+
+def test_a_bigger_budget_is_not_cut_short_by_the_default_steps():
+    """At Souk's first decision a search of 1,500 iterations plays about 14,000 decisions: a fixed 10,000 steps
+    stopped it near 1,040 iterations."""
+    game = Game.new(load("souk"), 2, seed=3, record=False)
+    while game.option_count() < 2:
+        game.apply(0)
+    agent = MctsAgent(1, iterations=1500, cap=0)
+    agent.choose(Request(game, game.current_player))
+    assert agent.searched[-1][0] == 1500
+    short = MctsAgent(1, iterations=1500, cap=0, steps=10_000)
+    short.choose(Request(game, game.current_player))
+    assert short.searched[-1][0] < 1500   # the old default would have cut it: the test above can fail

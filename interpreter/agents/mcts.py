@@ -34,7 +34,8 @@ from .base import Agent, Option, Request
 from .greedy import BELIEF_HELP
 
 DEFAULT_ITERATIONS = 200
-DEFAULT_STEPS = 10_000
+DEFAULT_STEPS = 10_000   # steps=auto: at least this many (the default's 200 iterations, or a time per decision)
+STEPS_PER_ITERATION = 50   # steps=auto: 50 an iteration past the default's, so a bigger budget is not cut short
 DEFAULT_C = 0.7
 # the most CPU seconds a search may take: the bound on a decision in any game, whatever its iterations left
 # (a game whose rollouts run through many turns without a decision would otherwise take seconds)
@@ -134,8 +135,9 @@ class MctsAgent(Agent):
         "cap": Option(float, DEFAULT_CAP, "the most CPU seconds a decision's search may take, whatever the "
                       "iterations or time left (0: no cap); a search it ends plays what it found so far, so "
                       "what the bot plays there depends on the machine's speed", 0),
-        "steps": Option(int, DEFAULT_STEPS, "decisions played per search, in the tree and the rollouts, "
-                        "whichever limit ends first (0: no limit); a rollout cut by it is scored where it "
+        "steps": Option(int, "auto", "decisions played per search, in the tree and the rollouts, "
+                        f"whichever limit ends first (0: no limit; auto: {DEFAULT_STEPS}, or 50 for each of the "
+                        f"iterations where that is more); a rollout cut by it is scored where it "
                         "stopped, or counted a draw where the ruleset gives no way to score a position", 0),
         "c": Option(float, DEFAULT_C, "UCT exploration constant (bigger explores more)", 0),
         "depth": Option(int, "auto", "rollouts stop after this many decisions and the position is scored "
@@ -156,13 +158,15 @@ class MctsAgent(Agent):
 
     def __init__(self, seed: int = 0, iterations: int | None = None, time: float = 0.0, c: float = DEFAULT_C,
                  depth="auto", reward: str = "win", opponents: str = "auto", belief: str = "auto",
-                 steps: int = DEFAULT_STEPS, cap: float = DEFAULT_CAP):
+                 steps="auto", cap: float = DEFAULT_CAP):
         self.belief = belief
         self.cap = cap
         self.rng = random.Random(seed)
         if iterations is None:
             iterations = 0 if time > 0 else DEFAULT_ITERATIONS
         self.iterations, self.time, self.c, self.depth, self.reward = iterations, time, c, depth, reward
+        if steps == "auto":
+            steps = max(DEFAULT_STEPS, STEPS_PER_ITERATION * iterations)
         self.opponents, self.steps = opponents, steps
         self.left = 0           # per search: the decisions it may still play (steps; inf: no limit)
         self.spread = {}        # per search: kind of value -> its scale (see _squash)
