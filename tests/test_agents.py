@@ -793,3 +793,11 @@ def test_a_bigger_budget_is_not_cut_short_by_the_default_steps():
     short = MctsAgent(1, iterations=1500, cap=0, steps=10_000)
     short.choose(Request(game, game.current_player))
     assert short.searched[-1][0] < 1500   # the old default would have cut it: the test above can fail
+
+
+@pytest.mark.parametrize("spec,cap", [("mcts", 0.2), ("mcts:iterations=100", 0.2), ("mcts:iterations=400", 0.4),
+                                      ("mcts:iterations=0:time=1.5", 1.5), ("mcts:cap=0", 0),
+                                      ("mcts:iterations=2000:cap=0.3", 0.3)])
+def test_mcts_cap_auto_grows_with_the_budget_asked_for(spec, cap):
+    from interpreter.agents import make_agent
+    assert make_agent(spec, 1).cap == pytest.approx(cap)

@@ -39,7 +39,8 @@ STEPS_PER_ITERATION = 50   # steps=auto: 50 an iteration past the default's, so 
 DEFAULT_C = 0.7
 # the most CPU seconds a search may take: the bound on a decision in any game, whatever its iterations left
 # (a game whose rollouts run through many turns without a decision would otherwise take seconds)
-DEFAULT_CAP = 0.2
+DEFAULT_CAP = 0.2   # cap=auto: at least this, or CAP_PER_ITERATION an iteration, or the time asked for
+CAP_PER_ITERATION = 0.001   # so that a bigger budget (the ladder's top rung) is not cut by a cap sized for 200
 NEXT = "next"   # depth: the rollout stops when the decision comes back to the searcher from another player
 TURN = "turn"   # depth: the last chooser in the tree plays on one step ahead (as greedy) until another is to choose
 _FLAT = frozenset((int, str, bool, float, type(None), Player))   # values that are no card and hold none
@@ -132,8 +133,9 @@ class MctsAgent(Agent):
         "iterations": Option(int, DEFAULT_ITERATIONS, "search iterations per decision (0: no limit; with "
                              "time, whichever ends first)", 0),
         "time": Option(float, 0.0, "seconds of search per decision (0: no time limit)", 0),
-        "cap": Option(float, DEFAULT_CAP, "the most CPU seconds a decision's search may take, whatever the "
-                      "iterations or time left (0: no cap); a search it ends plays what it found so far, so "
+        "cap": Option(float, "auto", "the most CPU seconds a decision's search may take, whatever the "
+                      f"iterations or time left (0: no cap; auto: {DEFAULT_CAP}, or {CAP_PER_ITERATION} for each of "
+                      "the iterations, or the time, where that is more); a search it ends plays what it found so far, so "
                       "what the bot plays there depends on the machine's speed", 0),
         "steps": Option(int, "auto", "decisions played per search, in the tree and the rollouts, "
                         f"whichever limit ends first (0: no limit; auto: {DEFAULT_STEPS}, or 50 for each of the "
@@ -158,12 +160,13 @@ class MctsAgent(Agent):
 
     def __init__(self, seed: int = 0, iterations: int | None = None, time: float = 0.0, c: float = DEFAULT_C,
                  depth="auto", reward: str = "win", opponents: str = "auto", belief: str = "auto",
-                 steps="auto", cap: float = DEFAULT_CAP):
+                 steps="auto", cap="auto"):
         self.belief = belief
-        self.cap = cap
         self.rng = random.Random(seed)
         if iterations is None:
             iterations = 0 if time > 0 else DEFAULT_ITERATIONS
+        # the defaults sized for the default search grow with a bigger one asked for: it is not cut short
+        self.cap = max(DEFAULT_CAP, CAP_PER_ITERATION * iterations, time) if cap == "auto" else cap
         self.iterations, self.time, self.c, self.depth, self.reward = iterations, time, c, depth, reward
         if steps == "auto":
             steps = max(DEFAULT_STEPS, STEPS_PER_ITERATION * iterations)
