@@ -38,38 +38,46 @@ def emit_decisions(b, fuser, runs) -> list:
                          "not where its frame asks it: Choose.resume applies it")
             with lines.indent():
                 if node.actions is not None:
-                    # an action chosen: its effects as a step's A_ applies them, with `me` the chooser
-                    lines.add("_i, _args = _option")
-                    apply_actions(b, fuser, node, whole)
-                    lines.node = node
-                    lines.add("return False")
-                    lines.add("")
-                    lines.node = None
-                    out.append((node, fname))
-                    continue
-                if node.optional:
-                    lines.add("if _option[0] < 0:")
-                    lines.add("    return False   # a pass: nothing to apply")
-                lines.add("e = _f[2]")
-                lines.add("_args = _option[1]")
-                for j, name in enumerate(node.choice.all_names):
-                    lines.add(f"e[{key(name)}] = _args[{j}]")
-                body = node.body
-                if body is not None:
-                    if body in whole or not rs.blocks[body]:
-                        if body in whole:
-                            lines.node = rs.blocks[body][0]   # an error here is the segment's
-                            lines.add(f"if {whole[body]}(vm, g, e):")
-                            lines.add("    return False   # the game or the turn stopped inside: the VM goes on")
-                        # counted as the VM counts a pushed block that ran to its end
-                        count_block(lines, len(rs.blocks[body]))
-                    else:
-                        lines.add(f"vm.push({int(body)}, e)")
+                    _apply_action(b, fuser, node, whole)
+                else:
+                    _apply_values(b, node, whole)
+                lines.node = node
                 lines.add("return False")
             lines.add("")
             lines.node = None
             out.append((node, fname))
     return out
+
+
+def _apply_action(b, fuser, node, whole) -> None:
+    """A chosen action's effects, as a step's A_ applies them (with `me` the chooser)."""
+    b.lines.add("_i, _args = _option")
+    apply_actions(b, fuser, node, whole)
+
+
+def _apply_values(b, node, whole) -> None:
+    """The chosen values written into the environment around the choose, then its `do` block: run at once by
+    its segment and counted as the VM counts a block that ran to its end, or pushed for the VM."""
+    lines, rs = b.lines, b.rs
+    if node.optional:
+        lines.add("if _option[0] < 0:")
+        lines.add("    return False   # a pass: nothing to apply")
+    lines.add("e = _f[2]")
+    lines.add("_args = _option[1]")
+    for j, name in enumerate(node.choice.all_names):
+        lines.add(f"e[{key(name)}] = _args[{j}]")
+    body = node.body
+    if body is None:
+        return
+    if body in whole or not rs.blocks[body]:
+        if body in whole:
+            lines.node = rs.blocks[body][0]   # an error here is the segment's
+            lines.add(f"if {whole[body]}(vm, g, e):")
+            lines.add("    return False   # the game or the turn stopped inside: the VM goes on")
+        # counted as the VM counts a pushed block that ran to its end
+        count_block(lines, len(rs.blocks[body]))
+    else:
+        lines.add(f"vm.push({int(body)}, e)")
 
 
 def plain(node) -> bool:

@@ -135,8 +135,8 @@ class Choice:
             # The domain and the bounds are the same for every item (choices draw nothing: random is refused
             # there), so `completable` is given them. The last subset with no final condition: an item may
             # be picked when enough items are left to reach the least count after it, worked out here.
-            known = (lo, hi, domain)
             simple = j == len(self.subsets) - 1 and self.final is None
+            known = None if simple else (lo, hi, domain)
             if simple:
                 rest = [x for x in domain if x not in partial]
                 after = len(partial) + 1
