@@ -17,6 +17,7 @@ import pytest
 
 from interpreter import Game, load
 from interpreter.agents import Agent, Request, make_agent
+from interpreter.runtime.listing import Listing
 from interpreter.runtime.values import Card
 from helpers import hidden_games, shipped_rulesets
 from test_views_leak import TEST_PARAMS, hidden_positions
@@ -52,6 +53,8 @@ def disguised_fully(game, player, rng):
             return sigma.get(v, v)
         if t is list or t is tuple:
             return t(swap(x) for x in v)
+        if t is Listing:   # options listed on demand (runtime/listing.py): the list they stand for
+            return [swap(x) for x in v]
         if t is dict:
             return {k: swap(x) for k, x in v.items()}
         return v

@@ -77,20 +77,26 @@ def _offered(g, pending, labels, by_back) -> dict:
     node_id, who, options = pending
     seen = []   # the cards the chooser sees: read once, at the first card
     offered = {}
+    told = {}   # id(argument) -> (the argument, as told): a list (a hand's group) is an argument of many options
     for i, (a, args) in enumerate(options):
         key = []
         for v in args:
             t = type(v)
             if t in _FLAT:
                 key.append(v)
-            elif t is list and v and type(v[0]) is Card and _HASHLESS.isdisjoint(map(type, v)):
-                if not seen:
-                    seen.append(seen_cards(g, who))
-                # cards the chooser sees (a flock from its own hand) at C speed
-                key.append(tuple(map(labels.__getitem__, v)) if seen[0].issuperset(v)
-                           else _canon(v, labels, g, who, by_back, seen))
-            else:
-                key.append(_canon(v, labels, g, who, by_back, seen))
+                continue
+            found = told.get(id(v))
+            if found is None:
+                if t is list and v and type(v[0]) is Card and _HASHLESS.isdisjoint(map(type, v)):
+                    if not seen:
+                        seen.append(seen_cards(g, who))
+                    # cards the chooser sees (a flock from its own hand) at C speed
+                    k = tuple(map(labels.__getitem__, v)) if seen[0].issuperset(v) \
+                        else _canon(v, labels, g, who, by_back, seen)
+                else:
+                    k = _canon(v, labels, g, who, by_back, seen)
+                found = told[id(v)] = (v, k)   # the argument kept: its id is no other's while this runs
+            key.append(found[1])
         offered.setdefault((node_id, who, a, tuple(key)), i)
     return offered
 

@@ -280,7 +280,15 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
         if choice.cond is None:
             # every combination, in the same order as the nested loops, made by itertools in C
             every = f"R_cartesian({', '.join(names_of)})"
-            lines.add(f"out += {every}" if index is None else f"out += [({index}, _args) for _args in {every}]")
+            if index is None:
+                lines.add(f"out += {every}")
+            else:   # a step's: past a few options, made on demand (runtime/listing.py), an option when read
+                n = ns.fresh("n")
+                lines.add(f"{n} = {' * '.join(f'len({v})' for v in names_of)}")
+                lines.add(f"if {n} > R_SMALL:")
+                lines.add(f"    out = R_lazy(out, {index}, ({', '.join(names_of)},), {n})")
+                lines.add(f"else:")
+                lines.add(f"    out += [({index}, _args) for _args in {every}]")
             lines.depth -= depth
             return
         loops = " ".join(f"for {var} in {d}" for var, d in zip(variables, names_of))
@@ -299,12 +307,21 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
         lines.add(f"{var} = {src}")
     if not fills:
         # no part waits for an argument: one list comprehension
-        loops = []
+        loops, sources = [], []
         for name, var in zip(args, variables):
-            loops.append(f"for {var} in {domain(choice.domains[len(loops)], py)}")
+            sources.append(domain(choice.domains[len(loops)], py))
+            loops.append(f"for {var} in {sources[-1]}")
             py = {**py, name: var}
         cond = f" if {emit(choice.cond, py)}" if choice.cond is not None else ""
-        if loops:
+        if len(loops) == 1 and not cond and index is not None and not eager:
+            # a step's, one argument, unfiltered: past a few options, made on demand (runtime/listing.py)
+            d = ns.fresh("d")
+            lines.add(f"{d} = {sources[0]}")
+            lines.add(f"if len({d}) > R_SMALL:")
+            lines.add(f"    out = R_lazy(out, {index}, ({d},), len({d}))")
+            lines.add(f"else:")
+            lines.add(f"    out += [{row} for {variables[0]} in {d}]")
+        elif loops:
             lines.add(f"out += [{row} {' '.join(loops)}{cond}]")
         elif cond:
             lines.add(f"if {emit(choice.cond, py)}:")

@@ -7,6 +7,7 @@ import random
 
 from ..errors import GameError
 from ..runtime.draws import below, shuffle
+from ..runtime.listing import argument_rows
 from ..runtime.values import Card, Player
 from .flow import Step
 from .view import seen_cards
@@ -175,7 +176,7 @@ def _relabel(world, sigma: dict, options_named=None) -> None:
         # an option that names a card the player cannot see names the card at its place: "card 2 of P2's
         # hand" is whichever card lies there in this world (options are told apart by place, not identity)
         node_id, who, options = g.pending
-        g.pending = (node_id, who, swap(options))
+        g.pending = (node_id, who, swap(options if type(options) is list else list(options)))   # a Listing too
     for name, table in g.cvars.items():
         old = table[:]
         for c, new in sigma.items():
@@ -220,7 +221,7 @@ def names_unseen(game, pending) -> bool:
                 found = lists[id(v)] = (v, answer)   # the list kept: its id is no other's while this runs
             return found[1]
         return False
-    for _, args in pending[2]:
+    for args in argument_rows(pending[2]):   # a product's domains, not its combinations
         if _NO_CARDS.issuperset(map(type, args)):
             continue
         if seen is None:

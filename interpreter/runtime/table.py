@@ -15,6 +15,7 @@ import types
 from . import effects as N
 from . import helpers as H
 from . import operators as X
+from .listing import SMALL, lazy
 from .budget import MAX_NUMBER, MAX_OPTIONS, number, over_items
 from .builtins import BUILTINS
 from .values import as_player, as_players
@@ -35,6 +36,7 @@ GLOBALS = {
     "R_take_while_ne": H.take_while_ne, "R_drop_while_eq": H.drop_while_eq, "R_drop_while_ne": H.drop_while_ne,
     "R_cartesian": itertools.product, "R_distinct_of": H.distinct_of, "R_count_distinct_of": H.count_distinct_of, "R_sum_of": H.sum_of, "R_tally": H.tally,
     "R_counts_of": H.counts_of, "R_MAX_OPTIONS": MAX_OPTIONS, "R_NO": NOT_COMPUTED, "R_fill": H.fill,
+    "R_lazy": lazy, "R_SMALL": SMALL,
     # the values of players
     "N_as_player": as_player, "N_as_players": as_players,
 }

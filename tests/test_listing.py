@@ -1,0 +1,119 @@
+"""Options made on demand (runtime/listing.py) read exactly as the list they stand for.
+
+A table of listings built the way generated listing functions build them (plain options appended, products
+of independent domains, in any order), each compared, read every way options are read, with the list that
+nested loops make; and every bundled ruleset's generated listings compared with the engine's own listing
+at many positions of random games."""
+from __future__ import annotations
+
+import copy
+import itertools
+import pickle
+import random
+
+import pytest
+
+from interpreter import Game, load
+from interpreter.runtime.listing import SMALL, Listing, lazy
+from helpers import shipped_rulesets
+
+A = [[1, 2], [3], [4, 5, 6]]
+B = [0, 1, 2, 3]
+C = ["left", "right"]
+D = list(range(SMALL + 1))   # past the size listed whole
+
+# each build: steps ("add", options) | ("lazy", tag, domains) | ("append", option)
+BUILDS = [
+    [("lazy", 0, (A, B, C))],
+    [("lazy", 0, (B,))],
+    [("lazy", 0, (D,))],
+    [("lazy", 0, (D, C)), ("append", (-1, ()))],
+    [("lazy", 0, (D,)), ("lazy", 1, (B,)), ("lazy", 2, (D,))],
+    [("lazy", 0, (A, B))],
+    [("lazy", 0, (A, B, C, C))],
+    [("lazy", 0, (A, B, C)), ("append", (-1, ()))],
+    [("add", [(0, (1,)), (0, (2,))]), ("lazy", 1, (B, C))],
+    [("lazy", 0, (B, C)), ("add", [(1, ("x",))]), ("lazy", 2, (A,)), ("append", (-1, ()))],
+    [("lazy", 0, ([], B))],                       # an empty domain: nothing listed
+    [("add", [(0, ())]), ("lazy", 1, (B, [])), ("append", (-1, ()))],
+    [("lazy", 0, (B,)), ("lazy", 1, (C,))],
+]
+
+
+def build(steps):
+    out, plain = [], []
+    for step in steps:
+        if step[0] == "add":
+            out += step[1]
+            plain += step[1]
+        elif step[0] == "append":
+            out.append(step[1])
+            plain.append(step[1])
+        else:
+            _, tag, domains = step
+            size = len(list(itertools.product(*domains)))
+            if size > SMALL:   # as generated listings do: fewer options are listed whole
+                out = lazy(out, tag, domains, size)
+            else:
+                out += [(tag, args) for args in itertools.product(*domains)]
+            plain += [(tag, args) for args in itertools.product(*domains)]
+    return out, plain
+
+
+@pytest.mark.parametrize("steps", BUILDS)
+def test_a_listing_reads_as_the_list_it_stands_for(steps):
+    out, plain = build(steps)
+    assert len(out) == len(plain) and bool(out) == bool(plain)
+    assert list(out) == plain and out == plain
+    assert type(out) is list or out == tuple(plain)   # a Listing equals any sequence of its options
+    assert [out[i] for i in range(len(plain))] == plain
+    assert [out[-i] for i in range(1, len(plain) + 1)] == [plain[-i] for i in range(1, len(plain) + 1)]
+    assert out[1:3] == plain[1:3] and out[::-1] == plain[::-1]
+    for bad in (len(plain), -len(plain) - 1):
+        with pytest.raises(IndexError):
+            out[bad]
+    assert pickle.loads(pickle.dumps(out)) == plain and copy.deepcopy(out) == plain
+    assert out != plain + [(9, ())]
+    big = any(s[0] == "lazy" and len(list(itertools.product(*s[2]))) > SMALL for s in steps)
+    assert (type(out) is Listing) == big   # made on demand exactly where a product is past SMALL
+
+
+def test_a_listing_is_a_list_where_nothing_is_made_on_demand():
+    out, plain = build([("add", [(0, (1,))]), ("lazy", 1, ([], B))])
+    assert type(out) is list and out == plain
+
+
+def _engine_listing(game):
+    """The pending decision's options as the engine lists them without generated code."""
+    g = game.state
+    node = game.rs.nodes[g.pending[0]]
+    listed = node.listed
+    node.listed = None
+    try:
+        frame = g.stack[-1]
+        return node._options(g, frame[2], g.pending[1])
+    finally:
+        node.listed = listed
+
+
+@pytest.mark.parametrize("path", shipped_rulesets(), ids=lambda p: p.stem)
+def test_generated_listings_match_the_engines(path):
+    rules = load(str(path))
+    compared = lazily = 0
+    for seed in range(3):
+        game = Game.new(rules, rules.min_players, seed=seed, record=False)
+        rng = random.Random(seed)
+        for _ in range(150):
+            if game.is_over:
+                break
+            g = game.state
+            node = game.rs.nodes[g.pending[0]]
+            options = g.pending[2]
+            if type(options) is Listing and hasattr(node, "_options") and g.stack and g.stack[-1][0] != ():
+                assert list(options) == list(_engine_listing(game))
+                compared += 1
+            lazily += type(options) is Listing
+            game.apply(rng.randrange(game.option_count()))
+    assert compared == lazily   # every listing made on demand was compared
+    if path.stem == "cubirds":   # its lay: a group of the hand, a row, a side (more than SMALL options)
+        assert lazily > 0
