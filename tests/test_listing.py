@@ -117,3 +117,32 @@ def test_generated_listings_match_the_engines(path):
     assert compared == lazily   # every listing made on demand was compared
     if path.stem == "cubirds":   # its lay: a group of the hand, a row, a side (more than SMALL options)
         assert lazily > 0
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_mcts_tells_options_made_on_demand_as_the_list_they_stand_for(players):
+    """mcts's keys of the options (agents/mcts.py, _offered): from a product's domains, the same keys in the
+    same order as option by option; and a hand's duplicates (equal labels) keep the first index."""
+    from interpreter.agents.mcts import _offered
+    rules = load("cubirds")
+    compared = 0
+    for seed in range(4):
+        game = Game.new(rules, players, seed=seed, record=False)
+        rng = random.Random(seed)
+        while not game.is_over:
+            g = game.state
+            if type(g.pending[2]) is Listing:
+                plain = (g.pending[0], g.pending[1], list(g.pending[2]))
+                made = _offered(g, g.pending, rules.card_labels, rules.by_back)
+                assert list(made.items()) == list(_offered(g, plain, rules.card_labels, rules.by_back).items())
+                compared += 1
+            game.apply(rng.randrange(game.option_count()))
+    assert compared > 20
+
+
+def test_mcts_keys_of_a_product_with_values_told_alike_keep_the_first_index():
+    from interpreter.agents.mcts import _offered
+    listing = lazy([], 0, ([1, 1, 2], list(range(SMALL))), 3 * SMALL)
+    made = _offered(None, (5, 0, listing), {}, ())
+    assert made == _offered(None, (5, 0, list(listing)), {}, ())
+    assert len(made) == 2 * SMALL and made[(5, 0, 0, (1, 0))] == 0 and made[(5, 0, 0, (2, 0))] == 2 * SMALL

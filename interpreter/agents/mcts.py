@@ -21,11 +21,14 @@ determinizations, no tree below the root).
 """
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import time
+from itertools import repeat
 
 from ..runtime.draws import below
+from ..runtime.listing import Listing
 from ..engine.lookahead import BELIEFS, WIN, lead, position_value, worth
 from ..engine.view import place_of, seen_cards
 from ..runtime.values import Card, Player
@@ -76,28 +79,38 @@ def _offered(g, pending, labels, by_back) -> dict:
     one world to the next: the option is "the second card of P2's hand", never the card really there)."""
     node_id, who, options = pending
     seen = []   # the cards the chooser sees: read once, at the first card
-    offered = {}
     told = {}   # id(argument) -> (the argument, as told): a list (a hand's group) is an argument of many options
+
+    def tell(v):
+        t = type(v)
+        if t in _FLAT:
+            return v
+        if t is not list and t is not tuple:
+            return _canon(v, labels, g, who, by_back, seen)   # a card: told as it is
+        found = told.get(id(v))
+        if found is None:
+            if t is list and v and type(v[0]) is Card and _HASHLESS.isdisjoint(map(type, v)):
+                if not seen:
+                    seen.append(seen_cards(g, who))
+                # cards the chooser sees (a flock from its own hand) at C speed
+                k = tuple(map(labels.__getitem__, v)) if seen[0].issuperset(v) \
+                    else _canon(v, labels, g, who, by_back, seen)
+            else:
+                k = _canon(v, labels, g, who, by_back, seen)
+            found = told[id(v)] = (v, k)   # the argument kept: its id is no other's while this runs
+        return found[1]
+
+    product = options.single if type(options) is Listing else None
+    if product is not None:
+        # options made on demand (runtime/listing.py): each domain's values told once; where they are all told
+        # apart, every combination is a key of its own, in the product's order, made in C
+        domains = [[tell(v) for v in d] for d in product.domains]
+        if all(len(set(d)) == len(d) for d in domains):
+            keys = zip(repeat(node_id), repeat(who), repeat(product.tag), itertools.product(*domains))
+            return dict(zip(keys, range(product.size)))
+    offered = {}
     for i, (a, args) in enumerate(options):
-        key = []
-        for v in args:
-            t = type(v)
-            if t in _FLAT:
-                key.append(v)
-                continue
-            found = told.get(id(v))
-            if found is None:
-                if t is list and v and type(v[0]) is Card and _HASHLESS.isdisjoint(map(type, v)):
-                    if not seen:
-                        seen.append(seen_cards(g, who))
-                    # cards the chooser sees (a flock from its own hand) at C speed
-                    k = tuple(map(labels.__getitem__, v)) if seen[0].issuperset(v) \
-                        else _canon(v, labels, g, who, by_back, seen)
-                else:
-                    k = _canon(v, labels, g, who, by_back, seen)
-                found = told[id(v)] = (v, k)   # the argument kept: its id is no other's while this runs
-            key.append(found[1])
-        offered.setdefault((node_id, who, a, tuple(key)), i)
+        offered.setdefault((node_id, who, a, tuple([v if type(v) in _FLAT else tell(v) for v in args])), i)
     return offered
 
 
