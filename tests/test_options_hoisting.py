@@ -86,13 +86,13 @@ def test_options_are_those_of_the_condition_checked_combination_by_combination(c
 def test_parts_on_demand_are_computed_once_and_their_errors_wait():
     rules = load_text(TEXT % repr(CONDITIONS[0]), "hoisting.yaml")
     source = python_source(rules)
-    assert "R_fill(" in source
+    assert " is not R_NO else " in source
     game = Game.new(rules, 2, seed=0)
     assert listed(rules, game) == [(a, b) for a in range(3) for b in range(2)]
     rules = load_text(TEXT % repr(CONDITIONS[1]), "hoisting.yaml")
     assert listed(rules, Game.new(rules, 2, seed=0)) == "GameError"
     rules = load_text(TEXT % repr(CONDITIONS[-1]), "hoisting.yaml")
-    assert "R_fill(" not in python_source(rules)
+    assert " is not R_NO else " not in python_source(rules)
 
 
 def work_of(cond: str) -> int:
@@ -121,7 +121,7 @@ def test_every_bundled_ruleset_offers_the_same_options_with_guarded_parts_or_wit
     lazy = load(str(path))
     monkeypatch.setattr(codegen_options, "costly", lambda tree: False)   # no part on demand
     plain = load(str(path))
-    assert "R_fill(" not in python_source(plain)
+    assert " is not R_NO else " not in python_source(plain)
     players = lazy.max_players
     for seed in range(3):
         a, b = Game.new(lazy, players, seed=seed), Game.new(plain, players, seed=seed)
@@ -157,7 +157,7 @@ def paid(cond: str, work: int = 10 ** 6):
 
 @pytest.mark.parametrize("cond,free", NEVER_REACHED)
 def test_a_part_the_condition_never_gets_to_is_never_computed(cond, free):
-    assert "R_fill(" in python_source(load_text(TEXT % repr(cond), "hoisting.yaml"))
+    assert " is not R_NO else " in python_source(load_text(TEXT % repr(cond), "hoisting.yaml"))
     assert paid(cond) == paid(free)
     # with just the work the listing needs, no budget error either
     assert paid(cond, paid(free)[1]) == paid(free)

@@ -10,12 +10,14 @@ never computed (it cannot raise an error the loops would not have raised).
 A part that is evaluated only sometimes (the right side of `and`/`or`, a branch of `x if c else y`) or
 once per item (a `where` filter, the per-item argument of `all`, `map` ...), that walks or builds a list,
 and that reads neither the argument that changes fastest nor the item, is computed once too, where the
-expression first gets to it (*on demand*): it is written as `(_h[0] if _h[0] is not R_NO else
-R_fill(_h, lambda: ...))` with `_h = [R_NO]` made again whenever an argument it reads changes. The
-value, the error and the place of the error are those of the expression as written, and the work is
-paid once per value of the arguments it reads instead of once per combination. (A list cell and a
-function, rather than an assignment expression: Python forbids those in a comprehension's iterable,
-where such parts often are.)
+expression first gets to it (*on demand*): it is written as `(_h if _h is not R_NO else _h_f())`, where
+`_h_f`, defined once at the top of the listing, computes the part and keeps it in `_h` (`nonlocal`), and
+`_h = R_NO` is written again whenever an argument it reads changes. The value, the error and the place
+of the error are those of the expression as written, and the work is paid once per value of the
+arguments it reads instead of once per combination. (A function rather than an assignment expression:
+Python forbids those in a comprehension's iterable, where such parts often are; one defined once per
+listing rather than a lambda made where the part is first needed and handed to a helper: one call
+instead of two and no function made per fill: docs/compile.md has the figures.)
 """
 from __future__ import annotations
 
@@ -25,6 +27,17 @@ from ..runtime.budget import MAX_STEP_ITEMS
 from ..expr.compiler import _uses_it
 from ..expr.parser import _names_in
 from ..expr.emit import comment, local_name
+
+
+def read_on_demand(cell: str) -> str:
+    """How an expression reads a part computed on demand into `cell` (see the module's docstring)."""
+    return f"({cell} if {cell} is not R_NO else {cell}_f())"
+
+
+def filler(cell: str, src: str) -> list:
+    """The lines of the function that computes a part on demand into `cell`, defined once per listing."""
+    return [f"def {cell}_f():", f"    nonlocal {cell}", f"    {cell} = {src}", f"    return {cell}"]
+
 
 # parts worth computing once: anything more than reading a name or a literal
 HOISTABLE = {"call", "where", "binary", "attr", "index", "neg", "cond", "list_", "in_op", "not_in_op", "compare",
@@ -140,7 +153,10 @@ def emit_step(builder, step, fname: str) -> None:
                 continue
             emit_listing(builder, action, action.when, i, shared)
         if shared:
-            lines.insert(at, [f"{cell} = [R_NO]" for cell, _, _ in shared.values()])
+            header = [f"{cell} = R_NO" for cell, _, _, _ in shared.values()]
+            for cell, _, _, src in shared.values():
+                header += filler(cell, src)
+            lines.insert(at, header, lines.node)
         if step.optional:
             lines.add("if out:")
             lines.add("    out.append((-1, ()))")
@@ -180,13 +196,16 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
 
     `shared` (a step's listing of several actions): the parts that read no argument are computed on demand
     into cells of the whole function, one per text, so that a part written alike in several actions is
-    computed once (text -> (cell, source, kind); the cells are made at the function's start)."""
+    computed once (text -> (cell, how it is read, kind, its source); the cells and their functions are
+    made at the function's start)."""
     from ..expr.compiler import emit_expr, walked, walked_source
     lines, ns, names = builder.lines, builder.ns, builder.names
     args = choice.arg_names
     variables = [local_name(a) for a in args]
     arg_level = {a: i + 1 for i, a in enumerate(args)}
     depth = 0
+    start = lines.mark()
+    fillers = []      # the functions of the parts computed on demand (see the module's docstring)
     if when is not None:
         lines.add(f"if {emit_expr(when, names, ns, {'me': 'me'})}:")
         lines.depth += 1
@@ -205,13 +224,13 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
         if 0 < here < len(args) and hoister.level(fn.tree) == 0 and worth_computing_once(fn.tree):
             eager.append((ns.fresh("d"), fn.tree, fn))
             planned.add(id(fn.tree))
-        for lv, tree, on_demand in hoister.parts(fn.tree, here):
+        for lv, tree, lazy in hoister.parts(fn.tree, here):
             if id(tree) in planned:
                 continue
             planned.add(id(tree))
             var = ns.fresh("h")
             resets.setdefault(lv, []).append(var)
-            fills.setdefault(here, []).append((var, tree, fn, on_demand))
+            fills.setdefault(here, []).append((var, tree, fn, lazy))
 
     def tally(tree, table):
         """The tally of a shared part by an attribute's table (`count(part where attr == v)` for several v):
@@ -223,9 +242,7 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
         found = shared.get(("tally", key, table))
         if found is None:
             cell = ns.fresh("t")
-            found = shared[("tally", key, table)] = (
-                cell, f"({cell}[0] if {cell}[0] is not R_NO else R_fill({cell}, lambda: R_tally(g, {part[1]}, {table})))",
-                "dict")
+            found = shared[("tally", key, table)] = (cell, read_on_demand(cell), "dict", f"R_tally(g, {part[1]}, {table})")
         return found[1]
 
     def emit(fn, py):
@@ -239,8 +256,7 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
         if found is None:
             src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True, tally=tally)
             cell = ns.fresh("s")
-            found = shared[key] = (cell, f"({cell}[0] if {cell}[0] is not R_NO else R_fill({cell}, lambda: {src}))",
-                                   kind)
+            found = shared[key] = (cell, read_on_demand(cell), kind, src)
         return found[1], found[2]
 
     if shared is not None:
@@ -332,13 +348,14 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
         return
 
     def fill(level, py):
-        for var, tree, fn, on_demand in fills.get(level, ()):
+        for var, tree, fn, lazy in fills.get(level, ()):
             if shared is not None and var in level0 and costly(tree):
                 subst[id(tree)] = share(fn, tree, py)
                 continue
             src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True, tally=tally)
-            if on_demand:   # computed where the expression gets to it, once (see the module's docstring)
-                subst[id(tree)] = (f"({var}[0] if {var}[0] is not R_NO else R_fill({var}, lambda: {src}))", kind)
+            if lazy:   # computed where the expression gets to it, once (see the module's docstring)
+                subst[id(tree)] = (read_on_demand(var), kind)
+                fillers.extend(filler(var, src))
                 continue
             subst[id(tree)] = (var, kind)
             lines.add(f"if {var} is R_NO:")
@@ -347,9 +364,8 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
     def reset(level):
         for v in resets.get(level, ()):
             if v not in level0:
-                lines.add(f"{v} = [R_NO]" if v in cells else f"{v} = R_NO")
+                lines.add(f"{v} = R_NO")
 
-    cells = {var for entries in fills.values() for var, _, _, lazy in entries if lazy}
     # parts that read no argument and walk or make a list: shared (see `share`)
     level0 = {v for v, tree, _, _ in (e for entries in fills.values() for e in entries)
               if v in resets.get(0, ()) and costly(tree)} if shared is not None else set()
@@ -368,3 +384,5 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
     else:
         lines.add(f"out.append({row})")
     lines.depth -= depth
+    if fillers:
+        lines.insert(start, fillers, lines.node)   # defined once, before the loops that read them

@@ -138,10 +138,11 @@ class Lines:
         """Remove line i (written before it was known to be needed)."""
         del self.lines[i], self.owner[i], self.loops[i]
 
-    def insert(self, at: int, texts: list) -> None:
-        """Lines written before `at`, at the current depth, once what comes after them is known."""
+    def insert(self, at: int, texts: list, owner=None) -> None:
+        """Lines written before `at`, at the current depth, once what comes after them is known (`owner`:
+        the node they are written for, as `node` is for `add`)."""
         self.lines[at:at] = ["    " * self.depth + t for t in texts]
-        self.owner[at:at] = [None] * len(texts)
+        self.owner[at:at] = [owner] * len(texts)
         self.loops[at:at] = [None] * len(texts)
 
     def indent(self):

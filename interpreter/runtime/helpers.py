@@ -103,12 +103,6 @@ def _walker(name, impl):
     return walking
 
 
-def fill(cell, compute):
-    """A part of an option list computed on demand (codegen/options.py): computed, kept in `cell`."""
-    value = cell[0] = compute()
-    return value
-
-
 def join(g, a, b):
     """`a + b` of two lists of cards or players: joined, within the cap of lists, its length paid for (as
     `+` does for any value)."""

@@ -35,7 +35,7 @@ GLOBALS = {
     "R_count_distinct": H.count_distinct, "R_groups_of": H.groups_of, "R_BACK_WORDS": N.BACK_WORDS, "R_over_items": over_items, "R_take_while_eq": H.take_while_eq,
     "R_take_while_ne": H.take_while_ne, "R_drop_while_eq": H.drop_while_eq, "R_drop_while_ne": H.drop_while_ne,
     "R_cartesian": itertools.product, "R_distinct_of": H.distinct_of, "R_count_distinct_of": H.count_distinct_of, "R_sum_of": H.sum_of, "R_tally": H.tally,
-    "R_counts_of": H.counts_of, "R_MAX_OPTIONS": MAX_OPTIONS, "R_NO": NOT_COMPUTED, "R_fill": H.fill,
+    "R_counts_of": H.counts_of, "R_MAX_OPTIONS": MAX_OPTIONS, "R_NO": NOT_COMPUTED,
     "R_lazy": lazy, "R_SMALL": SMALL,
     # the values of players
     "N_as_player": as_player, "N_as_players": as_players,
