@@ -146,3 +146,92 @@ def test_mcts_keys_of_a_product_with_values_told_alike_keep_the_first_index():
     made = _offered(None, (5, 0, listing), {}, ())
     assert made == _offered(None, (5, 0, list(listing)), {}, ())
     assert len(made) == 2 * SMALL and made[(5, 0, 0, (1, 0))] == 0 and made[(5, 0, 0, (2, 0))] == 2 * SMALL
+
+
+def test_a_clone_reads_the_options_it_was_made_with_after_the_original_moves_on():
+    """A listing's domain may be a zone of the state that listed it (Piepmatz's `bird: me.hand`): a clone made
+    at the decision (a server's copy to roll back to, the RL environment's labels read later) still reads the
+    options it was made with once the original has played on."""
+    rules = load("piepmatz")
+    compared = 0
+    for seed in range(4):
+        game = Game.new(rules, 4, seed=seed, params={"hand_size": 5}, record=False)
+        rng = random.Random(seed)
+        for _ in range(200):
+            if game.is_over:
+                break
+            if type(game.state.pending[2]) is Listing:
+                before = game.clone()
+                options, labels = list(before.state.pending[2]), before.decision.options
+                game.apply(rng.randrange(game.option_count()))
+                assert list(before.state.pending[2]) == options and before.decision.options == labels
+                compared += 1
+                continue
+            game.apply(rng.randrange(game.option_count()))
+    assert compared > 20
+
+
+BLIND = """
+name: blind-pick
+players: {min: 2, max: 2}
+components:
+  card:
+    label: "c{value}"
+    in: deck
+    cards:
+      - {each: {value: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]}}
+zones:
+  deck: {visibility: count}
+  pile: {visibility: count}
+  hand: {per_player: true, visibility: owner}
+setup:
+  - shuffle: deck
+  - move: {from: deck, to: pile, count: 16}
+flow:
+  ends:
+    - when: count(pile) < 14
+      reason: the pile is low
+  round:
+    turn:
+      steps: [pick]
+actions:
+  pick:
+    args: {c: pile}
+    label: "take {c}"
+    do:
+      - move: {cards: '[c]', from: pile, to: me.hand}
+"""
+
+
+def test_an_undo_that_deals_hidden_cards_again_offers_the_cards_where_they_now_lie():
+    """Options made on demand from a zone of face-down cards (16 > SMALL), then undo's new deal, which swaps
+    the cards in the zones in place and relabels the pending options: each option takes the card now at
+    its place, as the engine lists them (engine/redeal.py)."""
+    from interpreter import load_text
+    from interpreter.engine.redeal import undo
+    rules = load_text(BLIND, "blind.yaml")
+    for seed in range(10):
+        game = Game.new(rules, 2, seed=seed)
+        assert type(game.state.pending[2]) is Listing
+        fresh = undo(game, 0, 0, random.Random(seed))
+        assert list(fresh.state.pending[2]) == list(_engine_listing(fresh))
+        assert [a[0] for _, a in fresh.state.pending[2]] == fresh.state.zones[1]   # card i of the pile, in order
+        fresh.apply(15)
+        assert len(fresh.state.zones[1]) == 15
+
+
+@pytest.mark.parametrize("src, kept", [
+    ("K_range", True),                                   # a constant: nothing changes it
+    ("R_walk(g, K_list)", True),
+    ("R_groups_of(g, g.zones[g.zbase[3] + me], A_species)", True),   # lists made by the listing
+    ("R_made(g, list(range(0, 5)))", True),
+    ("R_walk(g, g.zones[g.zbase[2] + me])", False),      # a zone: copied
+    ("R_walk(g, g.zones[1])", False),
+    ("R_walk(g, g.vars['pool'])", False),                # a variable's list
+    ("R_walk(g, e['xs'])", False),
+    ("K_range + g.zones[0]", False),                     # not a plain constant
+    ("R_walk(g, (_s31 if _s31 is not R_NO else _s31_f()))", False),
+])
+def test_a_listing_keeps_a_domain_as_it_is_only_when_nothing_can_change_it(src, kept):
+    from interpreter.codegen.options import own_list
+    assert own_list(src) is kept

@@ -39,6 +39,16 @@ def filler(cell: str, src: str) -> list:
     return [f"def {cell}_f():", f"    nonlocal {cell}", f"    {cell} = {src}", f"    return {cell}"]
 
 
+def own_list(src: str) -> bool:
+    """Whether a domain's source makes a list of its own (groups, a range) or names a constant, which nothing
+    changes: a listing made on demand keeps it as it is; any other domain (a zone, a variable's list) it
+    keeps a copy of, since the state that listed it, or another that shares its options, moves on while the
+    listing may still be read (runtime/listing.py)."""
+    if src.startswith("R_walk(g, ") and src.endswith(")"):
+        src = src[len("R_walk(g, "):-1]
+    return (src.startswith("K_") and src.isidentifier()) or src.startswith(("R_groups_of(g, ", "R_made(g, "))
+
+
 # parts worth computing once: anything more than reading a name or a literal
 HOISTABLE = {"call", "where", "binary", "attr", "index", "neg", "cond", "list_", "in_op", "not_in_op", "compare",
              "and_op", "or_op", "not_op"}
@@ -287,11 +297,13 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
                                                                  for d in choice.domains):
         # no domain reads an argument: as the engine does, every domain once, in order, and their
         # product paid for in one call (not one per combination of the arguments before the last)
-        names_of = []
+        names_of, kept = [], []
         for fn in choice.domains:
             var = ns.fresh("d")
-            lines.add(f"{var} = {walked_source(emit(fn, py))}")
+            src = walked_source(emit(fn, py))
+            lines.add(f"{var} = {src}")
             names_of.append(var)
+            kept.append(var if own_list(src) else f"{var}[:]")
         lines.add(f"R_product(g, {too_many}, {', '.join(names_of)})")
         if choice.cond is None:
             # every combination, in the same order as the nested loops, made by itertools in C
@@ -302,7 +314,7 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
                 n = ns.fresh("n")
                 lines.add(f"{n} = {' * '.join(f'len({v})' for v in names_of)}")
                 lines.add(f"if {n} > R_SMALL:")
-                lines.add(f"    out = R_lazy(out, {index}, ({', '.join(names_of)},), {n})")
+                lines.add(f"    out = R_lazy(out, {index}, ({', '.join(kept)},), {n})")
                 lines.add(f"else:")
                 lines.add(f"    out += [({index}, _args) for _args in {every}]")
             lines.depth -= depth
@@ -334,7 +346,7 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
             d = ns.fresh("d")
             lines.add(f"{d} = {sources[0]}")
             lines.add(f"if len({d}) > R_SMALL:")
-            lines.add(f"    out = R_lazy(out, {index}, ({d},), len({d}))")
+            lines.add(f"    out = R_lazy(out, {index}, ({d if own_list(sources[0]) else d + '[:]'},), len({d}))")
             lines.add(f"else:")
             lines.add(f"    out += [{row} for {variables[0]} in {d}]")
         elif loops:

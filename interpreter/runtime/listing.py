@@ -9,10 +9,12 @@ read; parts with conditions are lists made as before.
 
 A listing is read-only once the listing function returns it; it reads as the list it stands for: len,
 truth, [i] (negative too), slices, iteration, and equality with any sequence of the same options. Game
-states and their clones share it as they share option lists. It holds its domains as they were given, not
-copies (copying them cost more than listing): a domain may be a zone of the state that listed them, which
-does not change while its decision is pending, and an option is read (`Game.apply`) before any effect of
-the choice runs; a clone changes its own copies of the zones, never the lists a shared listing reads.
+states and their clones share it as they share option lists, so it never changes: its domains are lists
+nothing changes, those a listing makes (groups, ranges) and constants, or copies that generated code makes
+of any other (`codegen/options.py`, `own_list`): a domain may be a zone of the state that listed it, and
+that zone changes when the state moves on while a clone made at the decision still reads its options, or
+when an undo deals cards again in place (tests/test_listing.py has each case). Its items are shared, as
+an option list shares them.
 """
 from __future__ import annotations
 
@@ -130,8 +132,9 @@ class Listing:
 
 def lazy(out, tag: int, domains: tuple, size: int):
     """`out` (the options listed so far: a list or a Listing) followed by the options of an action whose
-    arguments are the independent `domains` (lists, already walked and paid for; `size`, the product of
-    their lengths, more than SMALL: generated code lists fewer as a list), made on demand."""
+    arguments are the independent `domains` (lists, already walked and paid for, that nothing will change:
+    see the module's docstring; `size`, the product of their lengths, more than SMALL: generated code lists
+    fewer as a list), made on demand."""
     part = Product(tag, domains, size)
     if not out:
         return Listing([part], size, part)
