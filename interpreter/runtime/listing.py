@@ -147,8 +147,9 @@ def lazy(out, tag: int, domains: tuple, size: int):
 
 
 def argument_rows(options):
-    """Tuples of argument values that together hold every argument of every option, each value at least
-    once: an option's arguments, or a product's domain whole (its few values, not its many combinations).
+    """Rows of argument values (tuples or lists) that together hold every argument of every option, each
+    value at least once: an option's arguments, or a product's domain whole (its few values, not its many
+    combinations).
     For questions about what options name (engine/lookahead.py: whether any names a card its chooser
     cannot see)."""
     if type(options) is not Listing:
