@@ -231,6 +231,9 @@ def test_an_undo_that_deals_hidden_cards_again_offers_the_cards_where_they_now_l
     ("R_walk(g, e['xs'])", False),
     ("K_range + g.zones[0]", False),                     # not a plain constant
     ("R_walk(g, (_s31 if _s31 is not R_NO else _s31_f()))", False),
+    ("R_groups_of(g, g.zones[2], A_suit)[0]", False),    # more after the call
+    ("R_walk(g, K_list) + g.zones[0]", False),
+    ("R_made(g, F_range(1, 5))", True),
 ])
 def test_a_listing_keeps_a_domain_as_it_is_only_when_nothing_can_change_it(src, kept):
     from interpreter.codegen.options import own_list

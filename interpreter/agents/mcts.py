@@ -25,7 +25,6 @@ import itertools
 import math
 import random
 import time
-from itertools import repeat
 
 from ..runtime.draws import below
 from ..runtime.listing import Listing
@@ -106,7 +105,8 @@ def _offered(g, pending, labels, by_back) -> dict:
         # apart, every combination is a key of its own, in the product's order, made in C
         domains = [[tell(v) for v in d] for d in product.domains]
         if all(len(set(d)) == len(d) for d in domains):
-            keys = zip(repeat(node_id), repeat(who), repeat(product.tag), itertools.product(*domains))
+            keys = zip(itertools.repeat(node_id), itertools.repeat(who), itertools.repeat(product.tag),
+                       itertools.product(*domains))
             return dict(zip(keys, range(product.size)))
     offered = {}
     for i, (a, args) in enumerate(options):

@@ -7,7 +7,7 @@ import random
 
 from ..errors import GameError
 from ..runtime.draws import below, shuffle
-from ..runtime.listing import argument_rows
+from ..runtime.listing import Listing, argument_rows
 from ..runtime.values import Card, Player
 from .flow import Step
 from .view import seen_cards
@@ -176,7 +176,7 @@ def _relabel(world, sigma: dict, options_named=None) -> None:
         # an option that names a card the player cannot see names the card at its place: "card 2 of P2's
         # hand" is whichever card lies there in this world (options are told apart by place, not identity)
         node_id, who, options = g.pending
-        g.pending = (node_id, who, swap(options if type(options) is list else list(options)))   # a Listing too
+        g.pending = (node_id, who, swap(list(options) if type(options) is Listing else options))
     for name, table in g.cvars.items():
         old = table[:]
         for c, new in sigma.items():

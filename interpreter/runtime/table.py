@@ -15,9 +15,9 @@ import types
 from . import effects as N
 from . import helpers as H
 from . import operators as X
-from .listing import SMALL, lazy
 from .budget import MAX_NUMBER, MAX_OPTIONS, number, over_items
 from .builtins import BUILTINS
+from .listing import SMALL, lazy
 from .values import as_player, as_players
 
 NOT_COMPUTED = object()   # a value computed once per option list, not yet (codegen/options.py)
