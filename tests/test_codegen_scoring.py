@@ -226,6 +226,66 @@ def test_a_list_read_twice_is_made_once_and_counts_as_read_twice(evaluate):
     assert "_list" in body
 
 
+COUNTED = [
+    ("count(distinct(me.hand.value)) + count(counts(me.hand.value) where it >= 2)", "_counted"),
+    ("count(distinct(pile.value)) * 2 + count(counts(pile.value)) + count(distinct(current.hand.value))",
+     "_counted"),
+    ("(count(distinct(me.bank.value)) > 2 and count(counts(me.bank.value) where it > 1) > 0) + 1", "_counted"),
+    ("10 * count(distinct(me.hand.value)) + sum(counts(me.hand.value))", "_counted"),
+    # one place reads the values for more than a count of them: the list form
+    ("count(distinct(me.hand.value)) + sum(me.hand.value)", "_list"),
+    ("count(distinct(me.hand.value)) + count(me.hand.value)", "_list"),
+]
+
+
+@pytest.mark.parametrize("evaluate,form", COUNTED)
+def test_values_only_counted_are_counted_once_and_paid_where_each_place_paid(evaluate, form):
+    """`count(distinct(X.attr))` and `counts(X.attr)` of the same cards in one expression: the cards are counted
+    by value once (R_counted), and each place pays the walks it paid: the value and the work are the
+    expression's alone at every position, and with any budget left it succeeds or fails at the same point."""
+    rules, _ = bank(evaluate, "0")
+    body = rules.generated.source.split("def V_evaluate")[1].split("def V_parts")[0]
+    assert form in body and ("_counted" not in body if form == "_list" else True)
+    seen = 0
+    for seed in (1, 2, 3):
+        for g in positions(rules, 2, seed, 12, 1):
+            for p in g.players:
+                value, cost = charged(lambda g: rules.evaluate(g, {"me": p}, None), g)
+                assert charged(rules.evaluation, g, p) == (value, cost)
+                for left in range(cost):
+                    g.work = left
+                    with pytest.raises(GameError):
+                        rules.evaluation(g, p)
+                    after, g.work = g.work, left
+                    with pytest.raises(GameError):
+                        rules.evaluate(g, {"me": p}, None)
+                    assert g.work == after
+                seen += 1
+    assert seen > 20
+
+
+def test_end_conditions_counted_once_end_the_game_as_the_conditions_do():
+    """An end condition with both counts of the same cards' attribute (a set collection's goal) is written
+    with the cards counted once; at every position of seeded games it picks the same end, paying the same
+    work, as the conditions evaluated one by one."""
+    rules = load("cubirds")
+    node = next(n for n in rules.nodes if type(n).__name__ == "EndChecks")
+    assert "R_counted(" in rules.generated.source
+    checked = 0
+    for seed in (1, 2):
+        for g in positions(rules, 3, seed, 200, 3):
+            env = {"me": g.current}
+            g.work = 500_000
+            got = node.first_end(g, env)
+            paid = 500_000 - g.work
+            g.work = 500_000
+            want = next((i for i, (cond, *_) in enumerate(node.game_ends + node.round_ends)
+                         if cond(g, env, None)), -1)
+            assert (got, paid) == (want, 500_000 - g.work)
+            checked += 1
+    assert checked > 40
+
+
 PAYLOADS = ["'); __import__('os').system('echo pwned'); ('", "\"\"\"; import os; \"\"\"", "x\n__import__('os')"]
 
 

@@ -21,7 +21,7 @@ from ..expr.emit import Lines, build, comment
 from .effects import Fuser
 from .decisions import emit_again, emit_decisions
 from .options import emit_options, emit_step
-from .scoring import emit_values, install_values
+from .scoring import emit_values, install_values, shared_lists
 from .turns import emit_turns
 
 _serial = itertools.count(1)
@@ -102,7 +102,10 @@ def emit_ends(b, node, fname) -> None:
         lines.add("me = e.get('me')")
         at = lines.mark()
         for i, (cond, *_) in enumerate(node.game_ends + node.round_ends):
-            lines.add(f"if {emit_expr(cond, b.names, b.ns, {'me': 'me'})}:")
+            before, subst = shared_lists(b, cond)   # the same cards' attribute read twice: read once
+            for line in before:
+                lines.add(line)
+            lines.add(f"if {emit_expr(cond, b.names, b.ns, {'me': 'me'}, subst=subst)}:")
             lines.add(f"    return {i}")
         lines.add("return -1")
         if not lines.reads("me", at):

@@ -53,6 +53,7 @@ def shared_lists(b, expr):
         if isinstance(t, Tree) and t.data == "attr" and _zone_like(t.children[0], Tree):
             seen.setdefault(t, []).append(t)
     before, subst = [], {}
+    parents = {id(c): t for t in expr.tree.iter_subtrees() for c in t.children if isinstance(c, Tree)}
     for places in seen.values():
         if len(places) < 2:
             continue
@@ -61,11 +62,44 @@ def shared_lists(b, expr):
         tail = f" in R_walk(g, {base})]"
         if kind != "values" or not src.startswith("[") or not src.endswith(tail) or not ZONE.match(base):
             continue
+        table = src[1:src.index("[", 1)]
+        counted = [_counted_use(t, parents) for t in places]
+        if all(counted) and all(type(v) in _HASHED for v in b.ns.values[table]):
+            # every place counts the values (`count(distinct(...))`, `counts(...)`): the cards counted by
+            # value once, each place paying the two walks it paid (runtime/helpers.py, distinct_size)
+            var = b.ns.fresh("counted")
+            before.append(f"{var} = R_counted({base}, {table})")
+            for (use, helper), t in zip(counted, places):
+                _, use_kind = emit_expr(expr, b.names, b.ns, {"me": "me"}, tree=use, with_kind=True)
+                subst[id(use)] = (f"{helper}(g, {var}, len({base}))", use_kind)
+            continue
         var = b.ns.fresh("list")
         before.append(f"{var} = {src[:-len(tail)]} in {base}]")
         for t in places:
             subst[id(t)] = (f"R_walk(g, {var})", kind)
     return before, subst
+
+
+_HASHED = (int, str, bool, float, type(None))   # attribute values a dict counts as distinct() and counts() do
+
+
+def _counted_use(place, parents):
+    """(the tree, the helper) where an attribute list is only counted by value: `count(distinct(place))`
+    -> R_distinct_size, `counts(place)` -> R_count_values; else None."""
+    parent = parents.get(id(place))
+    if not _call_of(parent, "distinct", place) and not _call_of(parent, "counts", place):
+        return None
+    if str(parent.children[0]) == "counts":
+        return parent, "R_count_values"
+    outer = parents.get(id(parent))
+    return (outer, "R_distinct_size") if _call_of(outer, "count", parent) else None
+
+
+def _call_of(tree, name: str, arg) -> bool:
+    """Whether a tree is the call `name(arg)`, with that one argument."""
+    from lark import Tree
+    return (isinstance(tree, Tree) and tree.data == "call" and str(tree.children[0]) == name
+            and len(tree.children) == 2 and tree.children[1] is arg)
 
 
 def _zone_like(tree, Tree) -> bool:

@@ -258,15 +258,17 @@ def bound(tree, subst=None):
     (literals, counts, and -, +, *, /, % and `if ... else` of those); None when it cannot tell (a
     variable, a parameter, an attribute: what `set`, `--param` or a card may make any size). Arithmetic
     whose operands are bounded so that the result stays within MAX_NUMBER needs no check that it does."""
-    if not isinstance(tree, Tree) or (subst and id(tree) in subst):
+    if not isinstance(tree, Tree):
         return None
     data, kids = tree.data, tree.children
+    if data == "call" and str(kids[0]) == "count":
+        return COUNT_MAX   # written another way where it is substituted, it is still a count
+    if subst and id(tree) in subst:
+        return None
     if data == "int_":
         return abs(int(kids[0]))
     if data == "neg":
         return bound(kids[0], subst)
-    if data == "call" and str(kids[0]) == "count":
-        return COUNT_MAX
     if data == "cond":
         a, b = bound(kids[0], subst), bound(kids[2], subst)
         return None if a is None or b is None else max(a, b)

@@ -276,6 +276,39 @@ def _paid_values(g, cards, table):
     return values
 
 
+def counted(cards, table) -> dict:
+    """How many of the cards have each value of an attribute (`table`), unpaid: made once for an expression
+    that reads the same cards' attribute in several places, each of which pays where it reads it
+    (codegen/scoring.py, shared_lists)."""
+    out = {}
+    for c in cards:
+        v = table[c]
+        out[v] = out.get(v, 0) + 1
+    return out
+
+
+def _pay_twice(g, n: int) -> None:
+    """A walk over n cards and one over their n values, paid as count_distinct_of and counts_of pay them."""
+    g.work = w = g.work - n
+    if w < 0:
+        raise over_items()
+    g.work = w = w - n
+    if w < 0:
+        raise over_items()
+
+
+def distinct_size(g, counts: dict, n: int) -> int:
+    """count(distinct(cards.attr)) from the cards' counts by value, paid as count_distinct_of is."""
+    _pay_twice(g, n)
+    return len(counts)
+
+
+def count_values(g, counts: dict, n: int) -> list:
+    """counts(cards.attr) from the cards' counts by value, paid as counts_of is."""
+    _pay_twice(g, n)
+    return list(counts.values())
+
+
 def tally(g, xs, table) -> dict:
     """How many items of xs have each value of a card attribute (`table`), paid for as the walk of a filter;
     an item that is not a card fails as it fails in the filter (an option listing counts `xs where attr == v`
