@@ -110,7 +110,20 @@ def _offered(g, pending, labels, by_back) -> dict:
             return dict(zip(keys, range(product.size)))
     offered = {}
     for i, (a, args) in enumerate(options):
-        offered.setdefault((node_id, who, a, tuple([v if type(v) in _FLAT else tell(v) for v in args])), i)
+        key = []
+        for v in args:
+            t = type(v)
+            if t in _FLAT:
+                key.append(v)
+            elif t is list and v and type(v[0]) is Card and _HASHLESS.isdisjoint(map(type, v)):
+                if not seen:
+                    seen.append(seen_cards(g, who))
+                # cards the chooser sees (a flock from its own hand) at C speed
+                key.append(tuple(map(labels.__getitem__, v)) if seen[0].issuperset(v)
+                           else _canon(v, labels, g, who, by_back, seen))
+            else:
+                key.append(_canon(v, labels, g, who, by_back, seen))
+        offered.setdefault((node_id, who, a, tuple(key)), i)
     return offered
 
 
