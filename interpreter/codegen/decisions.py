@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from ..effects.choices import Choose
 from ..engine import flow as F
-from ..engine.nodes import MAX_FREE, Again
+from ..engine.nodes import Again
 from ..expr.emit import comment, key
-from .turns import _Writer, apply_actions, count_block, open_applier
+from .turns import again_step, apply_actions, ask_again, count_block, open_applier
 
 
 def emit_decisions(b, fuser, runs) -> list:
@@ -86,12 +86,12 @@ def plain(node) -> bool:
     return node.players is None and not node.picks and not node.looped
 
 
-def emit_again(b, fuser, runs, listed: dict) -> list:
+def emit_again(b, fuser, runs, listed: dict, done=frozenset()) -> list:
     """`A_<step>(vm, g, _f, _option, _player)` for every step asked again after each answer (`again:`, no
-    actions at any time) that generated code may ask: an action chosen there applied (as the turn's `A_`
-    applies it), then the loop's pass counted and the step asked again, as Again.block_end and Step.run do;
-    a pass, or a loop asked as often as it may be, is left to Choose.resume and the VM. Returns [(step,
-    function name)]."""
+    actions at any time) that generated code may ask, but those in `done` (id of the step: the turn's own,
+    codegen/turns.py): an action chosen there applied (as the turn's `A_` applies it), then the loop's pass
+    counted and the step asked again, as Again.block_end and Step.run do; a pass, or a loop asked as often as
+    it may be, is left to Choose.resume and the VM. Returns [(step, function name)]."""
     rs, lines = b.rs, b.lines
     whole = {bid: fname for bid, i, j, fname, tail in runs if i == 0 and j == len(rs.blocks[bid]) and not tail}
     out = []
@@ -99,8 +99,8 @@ def emit_again(b, fuser, runs, listed: dict) -> list:
         if type(loop) is not Again or len(rs.blocks[loop.body]) != 1:
             continue
         step = rs.blocks[loop.body][0]
-        if not (_Writer.plain(step, listed) and step.looped and step.again and not step.free and not step.picks):
-            continue
+        if id(step) in done or again_step(rs, loop, listed) is None:
+            continue   # a turn's step asked again has its applier from codegen/turns.py (a pass goes on there)
         fname = b.ns.fresh_global(f"A_{step.name}")
         lines.node = step
         open_applier(lines, fname, f"a choice of the step {step.text} applied, then the step asked again",
@@ -111,33 +111,7 @@ def emit_again(b, fuser, runs, listed: dict) -> list:
             lines.add("if _i < 0:")
             lines.add("    return None   # a pass ends the asking: Choose.resume lets the loop go")
             apply_actions(b, fuser, step, whole)
-            lines.node = step
-            lines.add("stack = g.stack")
-            lines.add("if not stack or stack[-1] is not _f:")
-            lines.add("    return False")
-            lines.add("_d = _f[4]")
-            lines.add(f"if _d[0] >= _d[1] or _d[2] >= {int(MAX_FREE)}:")
-            lines.add("    return False   # asked as often as it may be: the VM ends the loop (Again.block_end)")
-            count_block(lines, 1)
-            lines.add("_d[0] += 1")
-            lines.add("_f[1] = 1")
-            lines.add("if vm.probing:")
-            lines.add(f"    return vm.ask({int(step.id)}, -1, ())")
-            lines.add("e = _f[2]")
-            lines.add("me = e.get('me')")
-            if step.when is not None:
-                from ..expr.compiler import emit_expr
-                lines.add(f"if not ({emit_expr(step.when, b.names, b.ns, {'me': 'me'})}):")
-                lines.add("    stack.pop()   # its condition no longer holds: the loop is over")
-                lines.add("    return False")
-            lines.add(f"_o = {listed[id(step)]}(g, e, g.current)")
-            lines.add("if _o:")
-            lines.add("    if len(_o) > R_MAX_OPTIONS:")
-            lines.add(f"        return vm.ask({int(step.id)}, g.current, _o)")
-            lines.add(f"    g.pending = ({int(step.id)}, g.current, _o)")
-            lines.add("    return True")
-            lines.add("stack.pop()   # nothing more to offer: the loop is over")
-            lines.add("return False")
+            ask_again(b, step, listed)
         lines.add("")
         lines.node = None
         out.append((step, fname))

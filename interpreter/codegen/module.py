@@ -223,7 +223,8 @@ def _generate(rs, b) -> None:
                        {id(node): fname for node, fname in installs if type(node) is F.Step},
                        {id(node): fname for node, fname in ends})
     decided = emit_decisions(b, fuser, runs) + emit_again(b, fuser, runs, {id(node): fname for node, fname in installs
-                                                                    if type(node) is F.Step})
+                                                                    if type(node) is F.Step},
+                                                          {id(node) for node, _ in after})
     while b.later:
         fn, args = b.later.pop(0)
         fn(*args)

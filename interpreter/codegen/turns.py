@@ -23,7 +23,9 @@ return false, and the VM goes on from there.
 from __future__ import annotations
 
 from ..engine import flow as F
+from ..engine.nodes import MAX_FREE, Again
 from ..expr.emit import comment, key, local_name, where
+from ..runtime.effects import MAX_LOOP
 
 
 def emit_turns(b, fuser, runs, listed: dict, ends: dict) -> tuple[list, list]:
@@ -50,7 +52,8 @@ def emit_turns(b, fuser, runs, listed: dict, ends: dict) -> tuple[list, list]:
     for k, step in enumerate(rs.blocks[steps.body]):
         fname = writer.after(k, step, steps, listed, whole, end)
         if fname is not None:
-            after.append((step, fname))
+            # installed on the decision: the step, or the step a loop asks again
+            after.append((again_step(rs, step, listed) or step, fname))
     return [(loop, start), (steps, end)], after
 
 
@@ -71,6 +74,52 @@ def count_block(lines, size: int) -> None:
     lines.add(f"vm.steps = _s = vm.steps - {size + 1}")
     lines.add("if _s < 0:")
     lines.add("    raise vm.over_nodes()")
+
+
+def again_step(rs, loop, listed):
+    """The step an `Again` loop asks again (`again:`) when generated code may ask it and apply its choices:
+    the loop's body is that one step, asked inline (_Writer.plain), without actions at any time or picks;
+    else None."""
+    if type(loop) is not Again or len(rs.blocks[loop.body]) != 1:
+        return None
+    step = rs.blocks[loop.body][0]
+    if _Writer.plain(step, listed) and step.looped and step.again and not step.free and not step.picks:
+        return step
+    return None
+
+
+def ask_again(b, step, listed) -> None:
+    """Statements that end an applier of a step asked again (its loop's frame is `_f`), after an action was
+    applied: the loop's pass counted and the step asked again, as Again.block_end and Step.run do; a loop
+    asked as often as it may be is left to the VM (Again.block_end ends it)."""
+    lines = b.lines
+    lines.node = step
+    lines.add("stack = g.stack")
+    lines.add("if not stack or stack[-1] is not _f:")
+    lines.add("    return False")
+    lines.add("_d = _f[4]")
+    lines.add(f"if _d[0] >= _d[1] or _d[2] >= {int(MAX_FREE)}:")
+    lines.add("    return False   # asked as often as it may be: the VM ends the loop (Again.block_end)")
+    count_block(lines, 1)
+    lines.add("_d[0] += 1")
+    lines.add("_f[1] = 1")
+    lines.add("if vm.probing:")
+    lines.add(f"    return vm.ask({int(step.id)}, -1, ())")
+    lines.add("e = _f[2]")
+    lines.add("me = e.get('me')")
+    if step.when is not None:
+        from ..expr.compiler import emit_expr
+        lines.add(f"if not ({emit_expr(step.when, b.names, b.ns, {'me': 'me'})}):")
+        lines.add("    stack.pop()   # its condition no longer holds: the loop is over")
+        lines.add("    return False")
+    lines.add(f"_o = {listed[id(step)]}(g, e, g.current)")
+    lines.add("if _o:")
+    lines.add("    if len(_o) > R_MAX_OPTIONS:")
+    lines.add(f"        return vm.ask({int(step.id)}, g.current, _o)")
+    lines.add(f"    g.pending = ({int(step.id)}, g.current, _o)")
+    lines.add("    return True")
+    lines.add("stack.pop()   # nothing more to offer: the loop is over")
+    lines.add("return False")
 
 
 def apply_actions(b, fuser, step, whole) -> None:
@@ -203,6 +252,10 @@ class _Writer:
             lines.node = step
             lines.add(comment(f"step {step.text}"))
             lines.add(f"_f[1] = {k + 1}")
+            looped = again_step(b.rs, step, listed)
+            if looped is not None:
+                self.enter_again(step, looped, listed)
+                continue
             lines.add("if vm.probing:")
             lines.add(f"    return vm.ask({int(step.id)}, -1, ())")
             if not self.plain(step, listed):
@@ -224,6 +277,42 @@ class _Writer:
             lines.depth = depth
         return True
 
+    def enter_again(self, loop, step, listed) -> None:
+        """Statements that ask a step asked again as the VM first asks it: its loop's frame pushed (Again.run,
+        with the loop's limit), then the step asked (Step.run); nothing to offer, the loop is over, and the
+        statements go on to the next step."""
+        b, lines = self.b, self.lines
+        limit = loop.limit
+        depth = lines.depth
+        frame = f"stack.append(_f := [vm.rs.blocks[{int(loop.body)}], 1, e, {int(loop.id)}, [1, {{}}, 0]])"
+        if getattr(limit, "constant", None) is not None and type(limit.constant[0]) is int:
+            most = min(limit.constant[0], MAX_LOOP)
+            if most < 1:
+                return   # never asked: the VM pushes nothing
+            lines.add(frame.format(int(most)))
+        else:
+            lines.add(f"_n = min({b.ns.const(limit, 'K_limit')}(g, e, None), {int(MAX_LOOP)})")
+            lines.add("if _n >= 1:")
+            lines.depth += 1
+            lines.add(frame.format("_n"))
+        lines.node = step
+        lines.add("if vm.probing:")
+        lines.add(f"    return vm.ask({int(step.id)}, -1, ())")
+        if step.when is not None:
+            from ..expr.compiler import emit_expr
+            lines.add(f"if {emit_expr(step.when, b.names, b.ns, {'me': 'me'})}:")
+            lines.depth += 1
+        lines.add(f"_o = {listed[id(step)]}(g, e, g.current)")
+        lines.add("if _o:")
+        lines.add("    if len(_o) > R_MAX_OPTIONS:")
+        lines.add(f"        return vm.ask({int(step.id)}, g.current, _o)")
+        lines.add(f"    g.pending = ({int(step.id)}, g.current, _o)")
+        lines.add("    return True")
+        lines.depth = depth + (0 if getattr(limit, "constant", None) is not None else 1)
+        lines.add("stack.pop()   # nothing to offer: the loop is over, as Step.run ends it")
+        lines.add("_f = stack[-1]")
+        lines.depth = depth
+
     def after(self, k, step, steps, listed, whole, turn_end) -> str | None:
         """`A_<step>(vm, g, _f, option, player)`: a choice made in step number k applied (an action whose
         effects never ask a decision, run as `Choose._apply` and `Game.run_segment` run it, or a pass),
@@ -231,6 +320,9 @@ class _Writer:
         ask a decision has its block pushed for the VM); None when the step's choices are left to
         `Choose.resume` (several players, picks, asked again)."""
         b, lines = self.b, self.lines
+        looped = again_step(b.rs, step, listed)
+        if looped is not None:
+            return self.after_again(k, step, looped, steps, listed, whole, turn_end)
         if not self.plain(step, listed) or step.picks or step.looped or step.free:
             return None
         fname = b.ns.fresh_global(f"A_{step.name}")
@@ -257,6 +349,42 @@ class _Writer:
                 lines.add(f"return {turn_end}(vm, g, _f)")
             if not lines.reads("me", at):
                 lines.drop(at - 1)   # `me` read nowhere: not looked up
+        lines.add("")
+        lines.node = None
+        return fname
+
+    def after_again(self, k, loop, step, steps, listed, whole, turn_end) -> str:
+        """`A_<step>` of a turn's step asked again (number k of the steps, in its loop `loop`): an action
+        chosen there applied, then the step asked again (as codegen/decisions.py's emit_again does); a pass
+        ends the loop, as Choose.resume ends it, and the later steps are asked, as a plain step's applier asks
+        them. Installed as the step's `after`."""
+        b, lines = self.b, self.lines
+        fname = b.ns.fresh_global(f"A_{step.name}")
+        lines.node = step
+        open_applier(lines, fname, f"a choice of the step {step.text} applied, then the step asked again; a pass "
+                     "ends it and the later steps are asked",
+                     f"_f[3] != {int(loop.id)} or _f[1] != 1 or _f[0] is not vm.rs.blocks[{int(loop.body)}]",
+                     "not where its loop asks it: Choose.resume applies it")
+        with lines.indent():
+            lines.add("_i, _args = _option")
+            lines.add("if _i < 0:")
+            with lines.indent():
+                lines.add(comment("a pass: the loop is over (Choose.resume pops it), then the later steps"))
+                lines.add("stack = g.stack")
+                lines.add("stack.pop()")
+                lines.add("if not stack:")
+                lines.add("    return False")
+                lines.add("_f = stack[-1]")
+                lines.add(f"if _f[3] != {int(steps.id)} or _f[1] != {k + 1}:")
+                lines.add("    return False   # not in the turn's steps: the VM goes on")
+                lines.add("e = _f[2]")
+                lines.add("me = e.get('me')")
+                if self.ask_steps(k + 1, steps, listed):
+                    lines.node = b.rs.blocks[steps.body][-1]
+                    count_block(lines, len(b.rs.blocks[steps.body]))
+                    lines.add(f"return {turn_end}(vm, g, _f)")
+            apply_actions(b, self.fuser, step, whole)
+            ask_again(b, step, listed)
         lines.add("")
         lines.node = None
         return fname
