@@ -196,3 +196,97 @@ def test_the_turn_limit_stalls_the_game():
     assert game.result["stalled"] and game.result["turns"] == 5
     assert game.result["reason"] == "turn limit of 5 turns reached"
     assert digest(game) == "2193f9fe08fa2294"
+
+
+AGAIN = """\
+name: again-steps
+players: {min: 2, max: 3}
+components:
+  card:
+    label: "c{value}"
+    in: deck
+    cards:
+      - {value: 1, count: 6}
+      - {value: 2, count: 6}
+      - {value: 3, count: 6}
+zones:
+  deck: {visibility: count}
+  hand: {per_player: true, visibility: owner}
+  table: {per_player: true}
+  pile: {}
+variables:
+  rounds_left: 12
+player_variables:
+  coins: 0
+setup:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 3}
+flow:
+  ends:
+    - when: rounds_left <= 0 or count(deck) == 0
+      reason: the deck or the time ran out
+  round:
+    turn:
+      start:
+        - set: {me.coins: 0}
+      steps:
+        - {name: play, actions: [play, cash], again: true}
+        - {name: spend, actions: [buy], again: 'count(me.table) + 1', if: 'me.coins > 0'}
+        - {name: draw, actions: [draw]}
+      end:
+        - set: {rounds_left: 'rounds_left - 1'}
+scoring:
+  parts:
+    cards: count(me.hand)
+actions:
+  play:
+    args: {card: me.hand}
+    label: "play {card}"
+    do:
+      - move: {cards: '[card]', from: me.hand, to: me.table}
+  cash:
+    when: count(me.table) > 0
+    label: cash in
+    do:
+      - add: {me.coins: 'sum(me.table.value)'}
+      - move: {from: me.table, to: pile, count: all}
+  buy:
+    when: count(deck) > 0 and me.coins >= 2
+    label: buy a card
+    do:
+      - add: {me.coins: -2}
+      - move: {from: deck, to: me.hand}
+  draw:
+    label: draw a card
+    do:
+      - move: {from: deck, to: me.hand}
+"""
+
+# the states of seeded random games, decision by decision (sha256 of their saves, first 16 digits), and their
+# lengths, taken at c25d651, when the VM entered a step asked again and took its passes
+AGAIN_DIGESTS = [
+    ((2, 0, False), "2d430ac895a25949", 44),
+    ((2, 1, True), "9100e8d4058a9895", 45),
+    ((3, 2, False), "c1e1784a1563231c", 36),
+    ((3, 3, True), "8c7f60b15cb71f5f", 31),
+]
+
+
+@pytest.mark.parametrize("case,digest,decisions", AGAIN_DIGESTS, ids=[str(c[0]) for c in AGAIN_DIGESTS])
+def test_steps_asked_again_are_entered_and_passed_as_the_vm_did(case, digest, decisions):
+    """A turn's steps asked again (`again: true`, `again:` an expression, with an `if`), entered and passed by
+    generated code (codegen/turns.py, enter_again and after_again): every state, frames included, is the one
+    the VM reached."""
+    players, seed, record = case
+    rules = load_text(AGAIN, "again.yaml")
+    source = rules.generated.source   # both loops entered by generated code
+    assert "[1, 1000, 0]])" in source and "[1, _n, 0]])" in source
+    game = Game.new(rules, players, seed=seed, record=record)
+    rng = random.Random(seed)
+    h = hashlib.sha256()
+    for _ in range(400):
+        h.update(json.dumps(game.to_json(), sort_keys=True).encode())
+        if game.is_over:
+            break
+        game.apply(rng.randrange(game.option_count()))
+    assert (h.hexdigest()[:16], len(game.state.history)) == (digest, decisions)
