@@ -69,7 +69,7 @@ def shared_lists(b, expr):
             # value once, each place paying the two walks it paid (runtime/helpers.py, distinct_size)
             var = b.ns.fresh("counted")
             before.append(f"{var} = R_counted({base}, {table})")
-            for (use, helper), t in zip(counted, places):
+            for use, helper in counted:
                 _, use_kind = emit_expr(expr, b.names, b.ns, {"me": "me"}, tree=use, with_kind=True)
                 subst[id(use)] = (f"{helper}(g, {var}, len({base}))", use_kind)
             continue

@@ -103,23 +103,42 @@ def ask_again(b, step, listed) -> None:
     count_block(lines, 1)
     lines.add("_d[0] += 1")
     lines.add("_f[1] = 1")
-    lines.add("if vm.probing:")
-    lines.add(f"    return vm.ask({int(step.id)}, -1, ())")
     lines.add("e = _f[2]")
     lines.add("me = e.get('me')")
+    ask_looped(b, step, listed)
+    lines.add("return False")
+
+
+def ask_looped(b, step, listed) -> None:
+    """Statements that ask a step asked again, its loop's frame on top, as Step.run asks it (the statements
+    return when it asks); its condition false or nothing to offer, the loop's frame is popped and they go on."""
+    lines = b.lines
+    probed(lines, step)
+    depth = lines.depth
     if step.when is not None:
         from ..expr.compiler import emit_expr
-        lines.add(f"if not ({emit_expr(step.when, b.names, b.ns, {'me': 'me'})}):")
-        lines.add("    stack.pop()   # its condition no longer holds: the loop is over")
-        lines.add("    return False")
+        lines.add(f"if {emit_expr(step.when, b.names, b.ns, {'me': 'me'})}:")
+        lines.depth += 1
+    asked(lines, step, listed)
+    lines.depth = depth
+    lines.add("stack.pop()   # its condition false or nothing to offer: the loop is over")
+
+
+def probed(lines, step) -> None:
+    """A lookahead that only probes stops where the step would be asked, without listing its options."""
+    lines.add("if vm.probing:")
+    lines.add(f"    return vm.ask({int(step.id)}, -1, ())")
+
+
+def asked(lines, step, listed) -> None:
+    """The step's options listed for the current player and, when there are any, its decision made pending as
+    vm.ask makes it (vm.ask words the error of too many); the statements return true there, else go on."""
     lines.add(f"_o = {listed[id(step)]}(g, e, g.current)")
     lines.add("if _o:")
     lines.add("    if len(_o) > R_MAX_OPTIONS:")
     lines.add(f"        return vm.ask({int(step.id)}, g.current, _o)")
     lines.add(f"    g.pending = ({int(step.id)}, g.current, _o)")
     lines.add("    return True")
-    lines.add("stack.pop()   # nothing more to offer: the loop is over")
-    lines.add("return False")
 
 
 def apply_actions(b, fuser, step, whole) -> None:
@@ -256,8 +275,7 @@ class _Writer:
             if looped is not None:
                 self.enter_again(step, looped, listed)
                 continue
-            lines.add("if vm.probing:")
-            lines.add(f"    return vm.ask({int(step.id)}, -1, ())")
+            probed(lines, step)
             if not self.plain(step, listed):
                 lines.add(f"_f[1] = {k}   # left to the VM")
                 lines.add("return False")
@@ -267,20 +285,14 @@ class _Writer:
             if when is not None:
                 lines.add(f"if {emit_expr(when, b.names, b.ns, {'me': 'me'})}:")
                 lines.depth += 1
-            lines.add(f"_o = {listed[id(step)]}(g, e, g.current)")
-            lines.add("if _o:")
-            # asked as vm.ask asks (it words the error of too many options)
-            lines.add("    if len(_o) > R_MAX_OPTIONS:")
-            lines.add(f"        return vm.ask({int(step.id)}, g.current, _o)")
-            lines.add(f"    g.pending = ({int(step.id)}, g.current, _o)")
-            lines.add("    return True")
+            asked(lines, step, listed)
             lines.depth = depth
         return True
 
     def enter_again(self, loop, step, listed) -> None:
         """Statements that ask a step asked again as the VM first asks it: its loop's frame pushed (Again.run,
-        with the loop's limit), then the step asked (Step.run); nothing to offer, the loop is over, and the
-        statements go on to the next step."""
+        with the loop's limit), then the step asked (Step.run); its condition false or nothing to offer, the
+        loop is over, and the statements go on to the next step."""
         b, lines = self.b, self.lines
         limit = loop.limit
         depth = lines.depth
@@ -296,20 +308,7 @@ class _Writer:
             lines.depth += 1
             lines.add(frame.format("_n"))
         lines.node = step
-        lines.add("if vm.probing:")
-        lines.add(f"    return vm.ask({int(step.id)}, -1, ())")
-        if step.when is not None:
-            from ..expr.compiler import emit_expr
-            lines.add(f"if {emit_expr(step.when, b.names, b.ns, {'me': 'me'})}:")
-            lines.depth += 1
-        lines.add(f"_o = {listed[id(step)]}(g, e, g.current)")
-        lines.add("if _o:")
-        lines.add("    if len(_o) > R_MAX_OPTIONS:")
-        lines.add(f"        return vm.ask({int(step.id)}, g.current, _o)")
-        lines.add(f"    g.pending = ({int(step.id)}, g.current, _o)")
-        lines.add("    return True")
-        lines.depth = depth + (0 if getattr(limit, "constant", None) is not None else 1)
-        lines.add("stack.pop()   # nothing to offer: the loop is over, as Step.run ends it")
+        ask_looped(b, step, listed)
         lines.add("_f = stack[-1]")
         lines.depth = depth
 
@@ -338,20 +337,26 @@ class _Writer:
             lines.add("stack = g.stack")
             lines.add("if not stack or stack[-1] is not _f:")
             lines.add("    return False")
-            lines.add("e = _f[2]")
-            lines.add("me = e.get('me')")
-            at = lines.mark()
-            if self.ask_steps(k + 1, steps, listed):
-                # the steps' block ran to its end: it pays for its nodes as the VM counts them (an error told
-                # at the last step, the node the VM ran last), then its end
-                lines.node = b.rs.blocks[steps.body][-1]
-                count_block(lines, len(b.rs.blocks[steps.body]))
-                lines.add(f"return {turn_end}(vm, g, _f)")
-            if not lines.reads("me", at):
-                lines.drop(at - 1)   # `me` read nowhere: not looked up
+            self.later_steps(k, steps, listed, turn_end)
         lines.add("")
         lines.node = None
         return fname
+
+    def later_steps(self, k, steps, listed, turn_end) -> None:
+        """Statements that go on in the steps' frame `_f` after step number k: the later steps asked, or the
+        steps' block ended as the VM ends it."""
+        b, lines = self.b, self.lines
+        lines.add("e = _f[2]")
+        lines.add("me = e.get('me')")
+        at = lines.mark()
+        if self.ask_steps(k + 1, steps, listed):
+            # the steps' block ran to its end: it pays for its nodes as the VM counts them (an error told at
+            # the last step, the node the VM ran last), then its end
+            lines.node = b.rs.blocks[steps.body][-1]
+            count_block(lines, len(b.rs.blocks[steps.body]))
+            lines.add(f"return {turn_end}(vm, g, _f)")
+        if not lines.reads("me", at):
+            lines.drop(at - 1)   # `me` read nowhere: not looked up
 
     def after_again(self, k, loop, step, steps, listed, whole, turn_end) -> str:
         """`A_<step>` of a turn's step asked again (number k of the steps, in its loop `loop`): an action
@@ -377,12 +382,7 @@ class _Writer:
                 lines.add("_f = stack[-1]")
                 lines.add(f"if _f[3] != {int(steps.id)} or _f[1] != {k + 1}:")
                 lines.add("    return False   # not in the turn's steps: the VM goes on")
-                lines.add("e = _f[2]")
-                lines.add("me = e.get('me')")
-                if self.ask_steps(k + 1, steps, listed):
-                    lines.node = b.rs.blocks[steps.body][-1]
-                    count_block(lines, len(b.rs.blocks[steps.body]))
-                    lines.add(f"return {turn_end}(vm, g, _f)")
+                self.later_steps(k, steps, listed, turn_end)
             apply_actions(b, self.fuser, step, whole)
             ask_again(b, step, listed)
         lines.add("")
