@@ -78,26 +78,18 @@ def _offered(g, pending, labels, by_back) -> dict:
     one world to the next: the option is "the second card of P2's hand", never the card really there)."""
     node_id, who, options = pending
     seen = []   # the cards the chooser sees: read once, at the first card
-    told = {}   # id(argument) -> (the argument, as told): a list (a hand's group) is an argument of many options
 
     def tell(v):
+        """One argument as its chooser tells it (written inline again in the loop below, its hot path)."""
         t = type(v)
         if t in _FLAT:
             return v
-        if t is not list and t is not tuple:
-            return _canon(v, labels, g, who, by_back, seen)   # a card: told as it is
-        found = told.get(id(v))
-        if found is None:
-            if t is list and v and type(v[0]) is Card and _HASHLESS.isdisjoint(map(type, v)):
-                if not seen:
-                    seen.append(seen_cards(g, who))
-                # cards the chooser sees (a flock from its own hand) at C speed
-                k = tuple(map(labels.__getitem__, v)) if seen[0].issuperset(v) \
-                    else _canon(v, labels, g, who, by_back, seen)
-            else:
-                k = _canon(v, labels, g, who, by_back, seen)
-            found = told[id(v)] = (v, k)   # the argument kept: its id is no other's while this runs
-        return found[1]
+        if t is list and v and type(v[0]) is Card and _HASHLESS.isdisjoint(map(type, v)):
+            if not seen:
+                seen.append(seen_cards(g, who))
+            if seen[0].issuperset(v):
+                return tuple(map(labels.__getitem__, v))   # cards the chooser sees, at C speed
+        return _canon(v, labels, g, who, by_back, seen)
 
     product = options.single if type(options) is Listing else None
     if product is not None:

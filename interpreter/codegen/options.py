@@ -39,6 +39,20 @@ def filler(cell: str, src: str) -> list:
     return [f"def {cell}_f():", f"    nonlocal {cell}", f"    {cell} = {src}", f"    return {cell}"]
 
 
+def on_demand(lines, index, domains: list, size: str, written: str) -> None:
+    """Statements that add to `out` a step's options of independent domains (the variables `domains`, `size`
+    combinations): past SMALL, made on demand (runtime/listing.py); fewer, `written` out as before."""
+    lines.add(f"if {size} > R_SMALL:")
+    lines.add(f"    out = R_lazy(out, {index}, ({', '.join(domains)},), {size})")
+    lines.add("else:")
+    lines.add(f"    out += {written}")
+
+
+def kept_domain(var: str, src: str) -> str:
+    """How a listing made on demand keeps the domain in `var`, made by `src`: as it is, or a copy (own_list)."""
+    return var if own_list(src) else f"{var}[:]"
+
+
 def own_list(src: str) -> bool:
     """Whether a domain's source makes a list of its own (groups, a range) or names a constant, which nothing
     changes: a listing made on demand keeps it as it is; any other domain (a zone, a variable's list) it
@@ -317,7 +331,7 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
             src = walked_source(emit(fn, py))
             lines.add(f"{var} = {src}")
             names_of.append(var)
-            kept.append(var if own_list(src) else f"{var}[:]")
+            kept.append(kept_domain(var, src))
         lines.add(f"R_product(g, {too_many}, {', '.join(names_of)})")
         if choice.cond is None:
             # every combination, in the same order as the nested loops, made by itertools in C
@@ -327,10 +341,7 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
             else:   # a step's: past a few options, made on demand (runtime/listing.py), an option when read
                 n = ns.fresh("n")
                 lines.add(f"{n} = {' * '.join(f'len({v})' for v in names_of)}")
-                lines.add(f"if {n} > R_SMALL:")
-                lines.add(f"    out = R_lazy(out, {index}, ({', '.join(kept)},), {n})")
-                lines.add(f"else:")
-                lines.add(f"    out += [({index}, _args) for _args in {every}]")
+                on_demand(lines, index, kept, n, f"[({index}, _args) for _args in {every}]")
             lines.depth -= depth
             return
         loops = " ".join(f"for {var} in {d}" for var, d in zip(variables, names_of))
@@ -359,10 +370,7 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
             # a step's, one argument, unfiltered: past a few options, made on demand (runtime/listing.py)
             d = ns.fresh("d")
             lines.add(f"{d} = {sources[0]}")
-            lines.add(f"if len({d}) > R_SMALL:")
-            lines.add(f"    out = R_lazy(out, {index}, ({d if own_list(sources[0]) else d + '[:]'},), len({d}))")
-            lines.add(f"else:")
-            lines.add(f"    out += [{row} for {variables[0]} in {d}]")
+            on_demand(lines, index, [kept_domain(d, sources[0])], f"len({d})", f"[{row} for {variables[0]} in {d}]")
         elif loops:
             lines.add(f"out += [{row} {' '.join(loops)}{cond}]")
         elif cond:

@@ -313,11 +313,7 @@ def tally(g, xs, table) -> dict:
     """How many items of xs have each value of a card attribute (`table`), paid for as the walk of a filter;
     an item that is not a card fails as it fails in the filter (an option listing counts `xs where attr == v`
     for several v in it: codegen/options.py)."""
-    counted = {}
-    for x in walk(g, xs):
-        v = table[x]
-        counted[v] = counted.get(v, 0) + 1
-    return counted
+    return counted(walk(g, xs), table)
 
 
 def any_in(items, values, value):
