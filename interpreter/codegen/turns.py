@@ -147,12 +147,14 @@ def apply_actions(b, fuser, step, whole) -> None:
     the segment that runs it all) and counted as Game.run_segment counts it; one whose effects ask a decision
     has its block pushed, and the statements return false (the VM runs it)."""
     lines = b.lines
+    first = True   # the first action with effects opens the branches (an action before it may have none)
     for i, action in enumerate(step.actions):
         if action.block is None:
             continue
         block = b.rs.blocks[action.block]
         lines.node = block[0]   # an error here is the segment's, as Game.run_segment tells it
-        lines.add(f"{'if' if i == 0 else 'elif'} _i == {i}:")
+        lines.add(f"{'if' if first else 'elif'} _i == {i}:")
+        first = False
         env = ", ".join([f"{key(n)}: _args[{j}]" for j, n in enumerate(action.all_names)])
         env = f"{{'me': _player{', ' if env else ''}{env}}}"
         with lines.indent():
