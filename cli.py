@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from interpreter import RulebookError, RulesetError
+from interpreter import GameError, RulebookError, RulesetError
 from interpreter.bundled import bundled, resolve, schema_path
 
 # The compiler, the engine and the rest are imported by the commands that use them: `list` and
@@ -1041,7 +1041,8 @@ def main():
         echo(exc.render(), err=True)
         sys.exit(1)
     except RulebookError as exc:
-        echo(f"error: {exc}", err=True)
+        # an error of the ruleset's own text shows its line and a caret under the message
+        echo(f"error: {exc.render() if isinstance(exc, GameError) else exc}", err=True)
         sys.exit(1)
     except KeyboardInterrupt:
         echo("interrupted", err=True)

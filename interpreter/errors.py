@@ -86,11 +86,35 @@ class RulesetError(RulebookError):
 
 
 class GameError(RulebookError):
-    """A problem while a game runs: an illegal choice, a bad saved game, a stalled effect."""
+    """A problem while a game runs: an illegal choice, a bad saved game, a stalled effect.
+
+    One raised by the ruleset's own text (an expression that divides by zero, a loop past its budget) is
+    told at a place of the ruleset (`placed`): its message starts with the file, line and column, and
+    `location` keeps that place, so that the line and a caret can be shown under the message (`render`)."""
+
+    location: Location | None = None   # where in the ruleset, for an error told at a place of it
+    located = False                    # the message starts with its place: no caller places it again
 
     def __init__(self, message: str, code: str = "game"):
         self.code = code
         super().__init__(message)
+
+    def render(self) -> str:
+        """The message, then the ruleset's line and a caret under the column, where the error has a place."""
+        loc = self.location
+        if loc is None or not loc.source_line:
+            return str(self)
+        line, col = clip_line(loc.source_line.rstrip("\n"), loc.col)
+        return f"{self}\n    {line}\n    {' ' * max(col - 1, 0)}^"
+
+
+def placed(loc, text: str, code: str) -> GameError:
+    """An error told at a place of the ruleset: `loc` (a Location, or '?' where none is known) and the text."""
+    exc = GameError(f"{loc}: {text}", code)
+    exc.located = True
+    if isinstance(loc, Location):
+        exc.location = loc
+    return exc
 
 
 class IllegalChoice(GameError):

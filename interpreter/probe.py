@@ -3,6 +3,7 @@ that follow one another without a decision until the turn limit."""
 from __future__ import annotations
 
 from .analysis.runner import Batch, Runner, RulesetRef
+from .analysis.simulation import error_place
 from .errors import Diagnostic
 
 
@@ -27,8 +28,9 @@ def probe(rules, source, games: int, seed: int = 0, runner: Runner | None = None
         if players in errors:
             continue   # the first error at a player count is reported; later games at that count are not read
         if record["error"] is not None:
+            # the line and caret of the error's own place in the ruleset, where it has one
             errors[players] = Diagnostic("probe-error", f"{players} players, seed {record['seed']}: {record['error']}",
-                                         source.location(("flow",)), "error")
+                                         error_place(record) or source.location(("flow",)), "error")
             continue
         taken.update(record["actions"])
         quiet = record["turns"] - record.get("last_decision_turn", 0)

@@ -108,6 +108,8 @@ def play_game(rules, batch: Batch, index: int) -> dict:
             game.apply(choice)
     except GameError as exc:
         record["error"] = str(exc)
+        loc = exc.location   # where in the ruleset, for the line and caret under the message (plain data)
+        record["error_at"] = None if loc is None else [loc.file, loc.line, loc.col, loc.source_line]
         return record
     result = game.result
     record.update({
@@ -279,8 +281,12 @@ def _start_method() -> str:
 
 
 def _worker_init():
-    # Ctrl-C reaches every process of the terminal; the parent stops the workers itself.
+    # Ctrl-C reaches every process of the terminal; the parent stops the workers itself. The parent stops
+    # them with SIGTERM (_stop): a forked worker must not keep a handler of the parent's that raises there
+    # (the CLI's turns it into KeyboardInterrupt, which printed a traceback and could leave the pool's
+    # queue locked, the parent waiting for ever).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _stop(pool):

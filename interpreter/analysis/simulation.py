@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..agents import make_agent
 from ..engine.game import Game
-from ..errors import GameError
+from ..errors import GameError, Location
 from .course import METRICS
 from .records import columns, flat_row
 from .runner import Batch, Runner, RulesetRef
@@ -66,7 +66,15 @@ class Run:
 
 def game_failed(rules, record: dict) -> GameError:
     """A game that raised an error: its message, with the seed that reproduces it."""
-    return GameError(f"{rules.name}, game seed {record['seed']}: {record['error']}", "game")
+    exc = GameError(f"{rules.name}, game seed {record['seed']}: {record['error']}", "game")
+    exc.location = error_place(record)
+    return exc
+
+
+def error_place(record: dict) -> Location | None:
+    """Where in the ruleset a failed game's error was raised (runner.play_game), or None."""
+    at = record.get("error_at")
+    return None if at is None else Location(*at)
 
 
 def run_tables(tables: list[Table], games: int, seed: int, runner: Runner | None = None, progress=None,

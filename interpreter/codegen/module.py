@@ -245,6 +245,9 @@ def _generate(rs, b) -> None:
         node.generated = generated
     for node, fname in after + decided:
         node.after = values[fname]
+    for node in rs.nodes:
+        if isinstance(node, N.Choose):
+            node.generated = generated   # an error while its options are listed is told at the expression
     edited = {}   # id(old block) -> (old block, its nodes with segments in)
     for bid, i, j, fname, tail in runs:
         block = rs.blocks[bid]

@@ -191,10 +191,12 @@ def emit_step(builder, step, fname: str) -> None:
                 continue
             emit_listing(builder, action, action.when, i, shared)
         if shared:
-            header = [f"{cell} = R_NO" for cell, _, _, _ in shared.values()]
-            for cell, _, _, src in shared.values():
-                header += filler(cell, src)
+            header = [f"{cell} = R_NO" for cell, _, _, _, _ in shared.values()]
             lines.insert(at, header, lines.node)
+            at += len(header)
+            for cell, _, _, src, owner in shared.values():
+                lines.insert(at, filler(cell, src), owner)   # an error computing it is told at its expression
+                at += 4
         if step.optional:
             lines.add("if out:")
             lines.add("    out.append((-1, ()))")
@@ -238,6 +240,18 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
     made at the function's start)."""
     from ..expr.compiler import emit_expr, walked, walked_source
     lines, ns, names = builder.lines, builder.ns, builder.names
+    node = lines.node   # whose error a line is that evaluates more than one expression (the step's, or none)
+
+    def placed(fn):
+        """Who a line that evaluates the expression `fn` only belongs to, for the place of its errors (Generated.
+        fused_origin): the expression itself, told at its file, line and column, as an effect's is."""
+        return fn if getattr(fn, "loc", None) is not None else node
+
+    def add(fn, text):
+        lines.node = placed(fn)
+        lines.add(text)
+        lines.node = node
+
     args = choice.arg_names
     variables = [local_name(a) for a in args]
     arg_level = {a: i + 1 for i, a in enumerate(args)}
@@ -245,7 +259,7 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
     start = lines.mark()
     fillers = []      # the functions of the parts computed on demand (see the module's docstring)
     if when is not None:
-        lines.add(f"if {emit_expr(when, names, ns, {'me': 'me'})}:")
+        add(when, f"if {emit_expr(when, names, ns, {'me': 'me'})}:")
         lines.depth += 1
         depth += 1
     # what each level computes: the domain of its argument, then (innermost) the condition
@@ -280,7 +294,8 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
         found = shared.get(("tally", key, table))
         if found is None:
             cell = ns.fresh("t")
-            found = shared[("tally", key, table)] = (cell, read_on_demand(cell), "dict", f"R_tally(g, {part[1]}, {table})")
+            found = shared[("tally", key, table)] = (cell, read_on_demand(cell), "dict",
+                                                     f"R_tally(g, {part[1]}, {table})", part[4])
         return found[1]
 
     def emit(fn, py):
@@ -294,7 +309,7 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
         if found is None:
             src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True, tally=tally)
             cell = ns.fresh("s")
-            found = shared[key] = (cell, read_on_demand(cell), kind, src)
+            found = shared[key] = (cell, read_on_demand(cell), kind, src, placed(fn))
         return found[1], found[2]
 
     if shared is not None:
@@ -329,7 +344,7 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
         for fn in choice.domains:
             var = ns.fresh("d")
             src = walked_source(emit(fn, py))
-            lines.add(f"{var} = {src}")
+            add(fn, f"{var} = {src}")
             names_of.append(var)
             kept.append(kept_domain(var, src))
         lines.add(f"R_product(g, {too_many}, {', '.join(names_of)})")
@@ -353,11 +368,11 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
     for var, tree, fn in eager:
         if shared is not None and costly(tree):
             subst[id(tree)] = share(fn, tree, py)
-            lines.add(f"{var} = {subst[id(tree)][0]}")
+            add(fn, f"{var} = {subst[id(tree)][0]}")
             continue
         src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True, tally=tally)
         subst[id(tree)] = (var, kind)
-        lines.add(f"{var} = {src}")
+        add(fn, f"{var} = {src}")
     if not fills:
         # no part waits for an argument: one list comprehension
         loops, sources = [], []
@@ -369,12 +384,17 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
         if len(loops) == 1 and not cond and index is not None and not eager:
             # a step's, one argument, unfiltered: past a few options, made on demand (runtime/listing.py)
             d = ns.fresh("d")
-            lines.add(f"{d} = {sources[0]}")
+            add(choice.domains[0], f"{d} = {sources[0]}")
             on_demand(lines, index, [kept_domain(d, sources[0])], f"len({d})", f"[{row} for {variables[0]} in {d}]")
+        elif len(loops) == 1:
+            # the list first, on a line of its own, then the condition: an error in either is told at it
+            d = ns.fresh("d")
+            add(choice.domains[0], f"{d} = {sources[0]}")
+            add(choice.cond, f"out += [{row} for {variables[0]} in {d}{cond}]")
         elif loops:
             lines.add(f"out += [{row} {' '.join(loops)}{cond}]")
         elif cond:
-            lines.add(f"if {emit(choice.cond, py)}:")
+            add(choice.cond, f"if {emit(choice.cond, py)}:")
             lines.add(f"    out.append({row})")
         else:
             lines.add(f"out.append({row})")
@@ -389,11 +409,11 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
             src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True, tally=tally)
             if lazy:   # computed where the expression gets to it, once (see the module's docstring)
                 subst[id(tree)] = (read_on_demand(var), kind)
-                fillers.extend(filler(var, src))
+                fillers.append((filler(var, src), placed(fn)))
                 continue
             subst[id(tree)] = (var, kind)
-            lines.add(f"if {var} is R_NO:")
-            lines.add(f"    {var} = {src}")
+            add(fn, f"if {var} is R_NO:")
+            add(fn, f"    {var} = {src}")
 
     def reset(level):
         for v in resets.get(level, ()):
@@ -406,17 +426,17 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
     for i, (name, var) in enumerate(zip(args, variables)):
         reset(i)
         fill(i, py)
-        lines.add(f"for {var} in {domain(choice.domains[i], py)}:")
+        add(choice.domains[i], f"for {var} in {domain(choice.domains[i], py)}:")
         lines.depth += 1
         depth += 1
         py = {**py, name: var}
     reset(len(args))
     fill(len(args), py)
     if choice.cond is not None:
-        lines.add(f"if {emit(choice.cond, py)}:")
+        add(choice.cond, f"if {emit(choice.cond, py)}:")
         lines.add(f"    out.append({row})")
     else:
         lines.add(f"out.append({row})")
     lines.depth -= depth
-    if fillers:
-        lines.insert(start, fillers, lines.node)   # defined once, before the loops that read them
+    for body, owner in reversed(fillers):   # defined once, before the loops that read them, in order
+        lines.insert(start, body, owner)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ..errors import GameError
+from ..errors import GameError, placed
 from ..runtime.budget import MAX_TEXT, spend
 from ..runtime.effects import snapshot
 from ..runtime.operators import in_function, translate
@@ -246,12 +246,12 @@ class Template:
                         value = snapshot(value)   # a zone is a live list: its cards as they are now
                     out.append((value, part.kind))
         except GameError as exc:
-            if getattr(exc, "located", False) or self.loc is None:
+            if exc.located or self.loc is None:
                 raise
-            raise located(GameError(f"{self.loc}: {in_function(exc)}{exc}", exc.code)) from None
+            raise placed(self.loc, f"{in_function(exc)}{exc}", exc.code) from None
         except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError, RecursionError) as exc:
-            raise located(GameError(f"{self.loc or '?'}: ruleset error in the text '{self.text}': "
-                                    f"{in_function(exc)}{translate(exc)}", "runtime")) from None
+            raise placed(self.loc or "?", f"ruleset error in the text '{self.text}': {in_function(exc)}{translate(exc)}",
+                         "runtime") from None
         return tuple(out)
 
 
@@ -269,9 +269,3 @@ def joined(pieces, format) -> str:
     by label, players as P2, ...); a text longer than MAX_TEXT is cut."""
     text = "".join(p if type(p) is str else format(p[0], p[1]) for p in pieces)
     return text if len(text) <= MAX_TEXT else text[:MAX_TEXT - 3] + "..."
-
-
-def located(exc: GameError) -> GameError:
-    """Mark an error whose message starts with its place, so that no caller places it again."""
-    exc.located = True
-    return exc

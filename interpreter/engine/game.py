@@ -5,7 +5,7 @@ import random
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from ..errors import GameError, IllegalChoice
+from ..errors import GameError, IllegalChoice, placed
 from ..runtime.budget import MAX_OPTIONS, MAX_STEP_ITEMS, MAX_STEP_NODES, spend
 from ..runtime.effects import MAX_STACK
 from ..runtime.operators import in_function, translate
@@ -455,20 +455,15 @@ class Game:
         if isinstance(exc, GameError):
             loop = node.enclosing(exc) if node is not None else None
             node = node.origin(exc) if node is not None else None
-            if exc.code == "budget" and node is not None and node.loc is not None \
-                    and not getattr(exc, "located", False):
+            if exc.code == "budget" and node is not None and node.loc is not None and not exc.located:
                 return in_loop(self, self.state.stack, exc, node.loc, loop)
-            if node is not None and node.loc is not None and not getattr(exc, "located", False):
-                located = GameError(f"{node.loc}: {in_function(exc)}{exc}", exc.code)
-                located.located = True
-                return located
+            if node is not None and node.loc is not None and not exc.located:
+                return placed(node.loc, f"{in_function(exc)}{exc}", exc.code)
             return exc
         node = node.origin(exc) if node is not None else None
         where = node.loc if node is not None and node.loc is not None else "?"
-        located = GameError(f"{where}: ruleset error in '{getattr(node, 'text', '')}': {in_function(exc)}"
-                            f"{translate(exc)}", "runtime")
-        located.located = True
-        return located
+        return placed(where, f"ruleset error in '{getattr(node, 'text', '')}': {in_function(exc)}{translate(exc)}",
+                      "runtime")
 
     def _restore(self, history) -> None:
         g = self.state

@@ -9,7 +9,7 @@ is by its `loop` attribute: None for any other node.
 """
 from __future__ import annotations
 
-from ..errors import GameError
+from ..errors import GameError, placed
 from ..runtime.budget import MAX_STEP_NODES
 
 
@@ -33,9 +33,7 @@ def over_nodes(vm, stack, loop=None) -> GameError:
     if loop is None or loop.loc is None:
         return GameError(what, "budget")
     sep = ", " if loop.loop == "effects" else ": "
-    exc = GameError(f"{loop.loc}: {what}{sep}{_loop_words(loop)} (see Limits in the language reference)", "budget")
-    exc.located = True
-    return exc
+    return placed(loop.loc, f"{what}{sep}{_loop_words(loop)} (see Limits in the language reference)", "budget")
 
 
 def in_loop(vm, stack, exc: GameError, where, loop=None) -> GameError:
@@ -45,9 +43,7 @@ def in_loop(vm, stack, exc: GameError, where, loop=None) -> GameError:
     text = str(exc)
     if loop is not None and loop.loc is not None and loop.loop == "effects":
         text = text.replace(" (see Limits", f", in the '{loop.text}' loop at {loop.loc} (see Limits")
-    located = GameError(f"{where}: {text}", exc.code)
-    located.located = True
-    return located
+    return placed(where, text, exc.code)
 
 
 def loop_pass(vm, n: int, loop) -> None:

@@ -204,6 +204,13 @@ class Choose(Node):
         self.picks = any(c is not None and c.subsets for c in (actions if actions is not None else (choice,)))
 
     listed = None   # a step's generated listing (codegen/options.py, emit_step): (g, env, player) -> its options
+    generated = None   # the generated module its options are listed by (for the place of an error there)
+
+    def origin(self, exc):
+        """The expression of an action or choice (its `when`, `if` or an argument's list) whose generated line
+        raised `exc` while the options were listed, told at its place; else this decision."""
+        found = self.generated.fused_origin(exc) if self.generated is not None else None
+        return found if found is not None and found.loc is not None else self
 
     def _options(self, g, env, p):
         if self.listed is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from .budget import MAX_NUMBER, describe, grown, spend, too_large
-from ..errors import GameError
+from ..errors import GameError, placed
 
 
 def _kinds(x, y) -> str:
@@ -147,11 +147,7 @@ def located(exc, expr) -> GameError:
     """`exc`, raised while the compiled expression `expr` ran, told at the expression: its location, then
     the error in the author's words."""
     if isinstance(exc, GameError):
-        if getattr(exc, "located", False) or expr.loc is None:
+        if exc.located or expr.loc is None:
             return exc
-        out = GameError(f"{expr.loc}: {in_function(exc)}{exc}", exc.code)
-    else:
-        out = GameError(f"{expr.loc or '?'}: ruleset error in '{expr.text}': {in_function(exc)}{translate(exc)}",
-                        "runtime")
-    out.located = True
-    return out
+        return placed(expr.loc, f"{in_function(exc)}{exc}", exc.code)
+    return placed(expr.loc or "?", f"ruleset error in '{expr.text}': {in_function(exc)}{translate(exc)}", "runtime")

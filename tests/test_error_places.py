@@ -1,0 +1,201 @@
+"""An error of a ruleset's own text, raised while a game runs, is told at its place: the message starts with
+the file, line and column, the error keeps that place (`GameError.location`), and the command line shows the
+line and a caret under it, as it shows a load error's; with several worker processes too."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from helpers import ROOT
+from interpreter import Game, GameError, load_text
+
+RULESET = """\
+name: faults
+players: {{min: 2, max: 2}}
+components:
+  card:
+    label: "{{colour}} {{value}}"
+    in: deck
+    cards:
+      - {{each: {{colour: [red, blue], value: [1, 2, 3]}}}}
+zones:
+  deck: {{visibility: count}}
+  hand: {{per_player: true, visibility: owner}}
+variables:
+  zero: 0
+setup:
+  - shuffle: deck
+  - deal: {{from: deck, to: hand, count: 3}}
+actions:
+  play:
+    args: {{c: me.hand}}
+    label: "{label}"
+    do:
+      - {effect}
+flow:
+  round:
+    turn:
+      steps:
+        - {{name: go, actions: [play]}}
+"""
+
+# (the faulty part, the label, the effect, the text at the place told: the error's line and column are where
+# that text starts in the ruleset)
+CASES = [
+    ("an expression of an effect", "play {c}", "set: {zero: 'count(me.hand) / zero'}", "set: {zero"),
+    ("a loop past the budget", "play {c}", "for_each: i\n        in: range(10000)\n        do:\n          - set: {zero: 0}\n"
+     "          - while: zero < 500\n            max: 1000\n            do: [{add: {zero: 1}}]", "while: zero < 500"),
+    ("a label", "play {c} ({1 / zero})", "set: {zero: 0}", "play {c} ({1"),
+]
+
+
+def place(text: str, token: str) -> tuple[int, int]:
+    """The line and column (from 1) where `token` starts in `text` (once only)."""
+    assert text.count(token) == 1
+    before = text[:text.index(token)]
+    return before.count("\n") + 1, len(before) - before.rfind("\n")
+
+
+def faulty(label: str, effect: str) -> str:
+    return RULESET.format(label=label, effect=effect)
+
+
+@pytest.mark.parametrize("what,label,effect,token", CASES, ids=[c[0] for c in CASES])
+def test_an_error_keeps_its_place_and_shows_the_line_and_a_caret(what, label, effect, token):
+    text = faulty(label, effect)
+    line, col = place(text, token)
+    game = Game.new(load_text(text, "faults.yaml"), 2, seed=1)
+    with pytest.raises(GameError) as info:
+        game.legal_options()   # the labels
+        game.apply(0)
+    exc = info.value
+    assert str(exc).startswith(f"faults.yaml:{line}:{col}: ")
+    assert (exc.location.file, exc.location.line, exc.location.col) == ("faults.yaml", line, col)
+    message, shown, caret = exc.render().split("\n")
+    assert message == str(exc)
+    assert shown == "    " + text.splitlines()[line - 1]
+    assert caret == " " * (4 + col - 1) + "^"
+    assert shown[len(caret) - 1:].startswith(token)   # the caret under the part that failed
+
+
+def test_an_error_without_a_place_renders_as_its_message():
+    exc = GameError("the game is over: there is nothing to choose")
+    assert exc.location is None and exc.render() == str(exc)
+
+
+def run(*args):
+    proc = subprocess.run([sys.executable, str(ROOT / "cli.py"), *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def shown(tmp_path) -> str:
+    """What the command line shows of the first case's error: the message, the line, the caret."""
+    line, col = place(faulty(*CASES[0][1:3]), CASES[0][3])
+    return (f"{tmp_path / 'faults.yaml'}:{line}:{col}: ruleset error in 'set': division by zero\n"
+            f"          - set: {{zero: 'count(me.hand) / zero'}}\n"
+            f"            ^\n")
+
+
+def test_play_shows_the_line_and_the_caret(tmp_path):
+    path = tmp_path / "faults.yaml"
+    path.write_text(faulty(*CASES[0][1:3]))
+    code, _, err = run("play", str(path), "--agents", "random,random", "--seed", "1")
+    assert code == 1
+    assert err == "error: " + shown(tmp_path)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_simulate_stops_at_a_failed_game_with_its_seed_line_and_caret(tmp_path, jobs):
+    """With worker processes, the parent stops them: none prints a traceback, and the run ends (a worker
+    that kept the command line's handler of SIGTERM raised there, and could leave the parent waiting)."""
+    path = tmp_path / "faults.yaml"
+    path.write_text(faulty(*CASES[0][1:3]))
+    code, _, err = run("simulate", str(path), "--games", "6", "--jobs", jobs)
+    assert code == 1
+    assert "Traceback" not in err
+    assert err == "error: faults, game seed 0: " + shown(tmp_path)
+
+
+# An error while a decision's options are listed: told at the expression that raised it (an action's `when`
+# or `if`, an argument's list, a choose's), not at the step; the same by the VM and by generated code.
+
+LISTED = """\
+name: listed
+players: {{min: 2, max: 2}}
+components:
+  card:
+    label: "{{colour}} {{value}}"
+    in: deck
+    cards:
+      - {{each: {{colour: [red, blue], value: [1, 2, 3]}}}}
+zones:
+  deck: {{visibility: count}}
+  hand: {{per_player: true, visibility: owner}}
+  pile: {{visibility: public}}
+variables:
+  zero: 0
+setup:
+  - shuffle: deck
+  - deal: {{from: deck, to: hand, count: 3}}
+actions:
+  keep:
+    when: {when}
+    args: {{c: {domain}}}
+    if: {cond}
+  give:
+    args: {{c: me.hand}}
+    if: count(me.hand) > 0
+    do:
+      - choose:
+          args: {{d: {inner}}}
+          do: [{{move: {{cards: '[d]', from: me.hand, to: pile}}}}]
+flow:
+  round:
+    turn:
+      steps:
+        - {{name: go, actions: [keep, give]}}
+"""
+
+FINE = {"when": "count(me.hand) > 0", "domain": "me.hand", "cond": "count(me.hand where value > 1) >= 0",
+        "inner": "me.hand"}
+
+# (the expression that fails, where it is written)
+LISTED_CASES = [
+    ("when", "count(me.hand) > 1 / zero"),
+    ("domain", "'me.hand where value / zero > 0'"),
+    ("cond", "count(me.hand where value / zero > 1) >= 0"),   # a part that reads no argument: computed once
+    ("cond", "c.value / zero > 0"),                           # read per option
+    ("inner", "'me.hand where value / zero > 0'"),
+]
+
+
+def without_after(rules):
+    for node in rules.nodes:
+        node.after = None
+    return rules
+
+
+@pytest.mark.parametrize("where,expr", LISTED_CASES, ids=[f"{w}: {e}" for w, e in LISTED_CASES])
+@pytest.mark.parametrize("ways", ["generated", "vm"])
+def test_an_error_while_listing_options_is_told_at_its_expression(where, expr, ways):
+    text = LISTED.format(**{**FINE, where: expr})
+    line, col = place(text, expr.strip("'"))
+    told = []
+    for seed in range(6):
+        rules = load_text(text, "listed.yaml")
+        if ways == "vm":
+            without_after(rules)
+        try:
+            game = Game.new(rules, 2, seed=seed)
+            while game.state.pending is not None:
+                give = [i for i, (a, _) in enumerate(game.state.pending[2]) if a == 1]
+                game.apply(give[0] if give else 0)
+        except GameError as exc:
+            told.append(exc)
+    assert told, "no game met the error"
+    for exc in told:
+        assert (exc.location.line, exc.location.col) == (line, col), str(exc)
+        assert "division by zero" in str(exc)
