@@ -159,3 +159,64 @@ def test_a_step_whose_first_action_has_no_effects_is_applied_by_generated_code(t
     assert next(n for n in fast.nodes if type(n).__name__ == "Step").after is not None
     for seed in (1, 2, 3):
         assert played(fast, 2, seed, record=False) == played(slow, 2, seed, record=False)
+
+
+EMPTY_BLOCKS = """
+name: empty-blocks
+players: {min: 2, max: 2}
+components:
+  card:
+    label: "{colour} {value}"
+    in: deck
+    cards:
+      - {each: {colour: [red, blue], value: [1, 2, 3, 4]}}
+zones:
+  deck: {visibility: count}
+  hand: {per_player: true, visibility: owner}
+  pile: {visibility: public}
+variables:
+  x: 0
+procedures:
+  nothing:
+    do: PROCEDURE
+setup:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 3}
+actions:
+  wait:
+    do: ACTION
+  give:
+    args: {c: me.hand}
+    do:
+      - move: {cards: '[c]', from: me.hand, to: pile}
+      - call: nothing
+      - if: x == 0
+        then: THEN
+      - choose:
+          args: {k: '[1, 2]'}
+          do: CHOOSE
+flow:
+  ends:
+    - when: count(current.hand) == 0
+  round:
+    turn:
+      start: START
+      steps:
+        - {name: go, actions: [wait, give]}
+"""
+PLACES = ["PROCEDURE", "ACTION", "THEN", "CHOOSE", "START"]
+
+
+@pytest.mark.parametrize("empty", PLACES)
+def test_a_block_with_no_effects_loads_and_plays_the_same_either_way(tmp_path, empty):
+    """`do: []` and the like, wherever an author leaves effects out (a procedure with none once made the
+    ruleset fail to load: its generated function looked for a first effect)."""
+    text = EMPTY_BLOCKS
+    for place in PLACES:
+        text = text.replace(place, "[]" if place == empty else "[{set: {x: 0}}]")
+    path = tmp_path / "empty.yaml"
+    path.write_text(text)
+    fast, slow = load(str(path)), without_after(load(str(path)))
+    for seed in (1, 2, 3):
+        with_them = played(fast, 2, seed, record=False)
+        assert with_them and with_them == played(slow, 2, seed, record=False)

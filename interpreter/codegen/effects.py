@@ -68,7 +68,7 @@ class Fuser:
         """`def fname(vm, g, e)`: the nodes in order. The local names it reads before binding them are read
         from the environment once, at the start (every later change writes both)."""
         lines = self.lines
-        lines.node = nodes[0]
+        lines.node = nodes[0] if nodes else None   # a procedure may have no effects (`do: []`)
         lines.add(f"def {fname}(vm, g, e):")
         with lines.indent():
             lines.add(comment(title))
@@ -102,7 +102,7 @@ class Fuser:
         from `e`, which the caller makes when the lines read it. With `lazy` false, the environment `e` is
         there and kept up to date as a segment keeps it (a run of the turn's block, whose environment later
         nodes read)."""
-        self.lines.node = nodes[0]
+        self.lines.node = nodes[0] if nodes else None
         py = {"me": "me", **{n: local_name(n) for n in names}}
 
         def other(name):

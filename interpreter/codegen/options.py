@@ -195,8 +195,9 @@ def emit_step(builder, step, fname: str) -> None:
             lines.insert(at, header, lines.node)
             at += len(header)
             for cell, _, _, src, owner in shared.values():
-                lines.insert(at, filler(cell, src), owner)   # an error computing it is told at its expression
-                at += 4
+                body = filler(cell, src)
+                lines.insert(at, body, owner)   # an error computing it is told at its expression
+                at += len(body)
         if step.optional:
             lines.add("if out:")
             lines.add("    out.append((-1, ()))")
