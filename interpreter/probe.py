@@ -28,9 +28,12 @@ def probe(rules, source, games: int, seed: int = 0, runner: Runner | None = None
         if players in errors:
             continue   # the first error at a player count is reported; later games at that count are not read
         if record["error"] is not None:
-            # the line and caret of the error's own place in the ruleset, where it has one
-            errors[players] = Diagnostic("probe-error", f"{players} players, seed {record['seed']}: {record['error']}",
-                                         error_place(record) or source.location(("flow",)), "error")
+            # told at the error's own place in the ruleset, where it has one (its line and caret shown)
+            place, message = error_place(record), record["error"]
+            if place is not None and message.startswith(f"{place}: "):
+                message = message[len(f"{place}: "):]   # the diagnostic starts with the place already
+            errors[players] = Diagnostic("probe-error", f"{players} players, seed {record['seed']}: {message}",
+                                         place or source.location(("flow",)), "error")
             continue
         taken.update(record["actions"])
         quiet = record["turns"] - record.get("last_decision_turn", 0)

@@ -96,4 +96,5 @@ def test_a_label_or_log_line_that_fails_is_found_by_playing(added, needle):
     found = [d for d in probe(load_text(text, "texts.yaml"), parse_text(text, "texts.yaml"), 1)
              if d.code == "probe-error"]
     line = next(i for i, l in enumerate(text.splitlines(), 1) if needle in l)
-    assert len(found) == 1 and f"texts.yaml:{line}:" in found[0].message
+    assert len(found) == 1 and (found[0].location.file, found[0].location.line) == ("texts.yaml", line)
+    assert found[0].render().startswith(f"texts.yaml:{line}:")   # told at the text, its line shown
