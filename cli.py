@@ -993,7 +993,16 @@ def transcript(ruleset, players, agents, seed):
     echo(format_transcript(rules, game, seed, names), nl=False)
 
 
+_MAIN = [None]   # the process that installed _interrupted (main)
+
+
 def _interrupted(signum, frame):
+    if os.getpid() != _MAIN[0]:
+        # a worker process of --jobs, forked before its initializer set its own handler (analysis/runner.py):
+        # stopped by the run, it ends as SIGTERM ends a process, without a traceback
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+        return
     raise KeyboardInterrupt
 
 
@@ -1026,6 +1035,7 @@ if _examples_ruleset():
 def main():
     """Entry point: run the commands; errors a user can cause print a message and exit 1, never a traceback."""
     # `kill` ends a run like Ctrl-C does: worker processes stopped, a half-written record file removed
+    _MAIN[0] = os.getpid()
     before = signal.signal(signal.SIGTERM, _interrupted)
     try:
         cli.main(standalone_mode=False)
