@@ -218,3 +218,52 @@ def test_every_kind_of_card_has_a_colour_of_its_own():
     # the two pairs that shared a colour by the hash of their names
     birds = palette(load("cubirds"))
     assert birds["duck"] != birds["reed"] and birds["robin"] != birds["owl"]
+
+
+FAILING_PLAY = """
+name: failing-play
+players: {min: 2, max: 2}
+components:
+  card:
+    label: "{colour} {value}"
+    in: deck
+    cards:
+      - {each: {colour: [red, blue], value: [1, 2, 3]}}
+zones:
+  deck: {visibility: count}
+  hand: {per_player: true, visibility: owner}
+  pile: {visibility: public}
+variables:
+  zero: 0
+setup:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 3}
+actions:
+  divide:
+    do:
+      - set: {zero: '1 / zero'}
+  give:
+    args: {c: me.hand}
+    do:
+      - move: {cards: '[c]', from: me.hand, to: pile}
+flow:
+  round:
+    turn:
+      steps:
+        - {name: go, actions: [divide, give]}
+"""
+
+
+def test_a_choice_the_ruleset_fails_on_is_told_at_its_line_and_the_game_goes_on(tmp_path):
+    """The ruleset's fault, not the player's: told with the line and a caret, nothing changed, asked again."""
+    path = tmp_path / "failing.yaml"
+    path.write_text(FAILING_PLAY)
+    r = play([str(path), "--agents", "human,random", "--seed", "1", "--plain"], ["1", "quit", "no"])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    at = next(i for i, line in enumerate(lines) if "the ruleset cannot play this choice" in line)
+    assert lines[at + 1].startswith(f" {path}:22:9: ruleset error in 'set': division by zero")
+    assert lines[at + 2] == "     " + FAILING_PLAY.splitlines()[21]
+    assert lines[at + 3] == " " * 13 + "^"
+    assert "refused" not in r.output
+    assert r.output.count(" 1 divide ") >= 2   # asked again, the same options

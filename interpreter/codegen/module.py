@@ -16,7 +16,7 @@ from ..effects import Call, Effect
 from ..engine import flow as F
 from ..engine import nodes as N
 from ..engine.choices import Action
-from ..expr.compiler import has_tree, new_namespace
+from ..expr.compiler import new_namespace
 from ..expr.emit import Lines, build, comment
 from .effects import Fuser
 from .decisions import emit_again, emit_decisions

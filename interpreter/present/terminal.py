@@ -116,7 +116,12 @@ class Session:
         try:
             game.apply(choice)
         except GameError as exc:
-            self.screen.line(f" refused: {exc}")
+            if exc.location is None:
+                self.screen.line(f" refused: {exc}")
+            else:   # the ruleset's own text failed on this choice: not the player's doing, and told where
+                self.screen.line(" the ruleset cannot play this choice; nothing changed:")
+                for line in exc.render().splitlines():
+                    self.screen.line(" " + line)
             return None
         self.chosen_by.append(p)
         self.marks[p] = len(game.state.log)
