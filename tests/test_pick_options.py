@@ -58,3 +58,74 @@ def test_the_shortcut_agrees_on_many_random_domains_with_repeated_items():
         assert fast == slow, (domain, lo, hi, partial)
         checked += bool(fast)
     assert checked > 50   # most cases offered something: the comparison was not of empty lists
+
+
+# A final condition that reads the picked cards only as values, in no order: items of the same values get one
+# answer (compiler/effects.py, values_read; Choice.by_values) -----------------------------------------------
+
+from interpreter.compiler.effects import values_read  # noqa: E402
+from interpreter.expr.parser import parse  # noqa: E402
+from interpreter.runtime.values import Card  # noqa: E402
+
+ATTRS = {"colour": [], "value": []}
+
+
+@pytest.mark.parametrize("text,read", [
+    ("sum(cards.value) == 7", ["value"]),
+    ("count(distinct(cards.colour)) == 1", ["colour"]),
+    ("max(cards.value) - min(cards.value) <= 2 and count(cards) >= 2", ["value"]),
+    ("count(distinct(cards.colour)) == 1 and sum(cards.value) > 4", ["colour", "value"]),
+    ("count(cards) == 2", []),                       # alike whatever they are
+    ("count(cards.value) == 2", ["value"]),
+    ("first(cards).value == 3", None),                # the order read
+    ("cards.value == [1, 2]", None),
+    ("distinct(cards.colour) == ['red']", None),      # distinct keeps the first seen order
+    ("all(cards, value > 2)", None),                  # the items read one by one: not recognised
+    ("sum(cards.owner) == 1", None),                  # not a printed attribute
+    ("count(other) == 2", []),                        # the picked cards not read at all
+])
+def test_what_a_final_condition_reads_of_the_picked_cards(text, read):
+    assert values_read(parse(text), "cards", ATTRS) == read
+
+
+def _cards(values):
+    return [Card(i) for i in range(len(values))]
+
+
+def _valued_choice(values, lo, hi, final, by_values):
+    domain = _cards(values)
+    sub = Subset("s", _const(domain), _const(lo), _const(hi), "cards")
+    choice = Choice("c", (), (), None, None, subsets=(sub,), final=final)
+    choice.by_values = by_values
+    return choice
+
+
+@pytest.mark.parametrize("name,final", [
+    ("one value", lambda values: lambda g, env, it: len({values[c] for c in env["s"]}) == 1),
+    ("a sum", lambda values: lambda g, env, it: sum(values[c] for c in env["s"]) == 6),
+    ("a spread", lambda values: lambda g, env, it: not env["s"] or max(values[c] for c in env["s"]) -
+     min(values[c] for c in env["s"]) >= 2),
+])
+def test_alike_items_answered_once_offer_what_each_item_asked_offers(name, final):
+    """On many random hands with repeated values, items told apart by their values only offer exactly what
+    asking completable for each item offers; and fewer questions are asked."""
+    rng = random.Random(11)
+    offered, fewer = 0, 0
+    for _ in range(300):
+        values = [rng.randrange(1, 5) for _ in range(rng.randrange(0, 8))]
+        lo = rng.randrange(0, 4)
+        hi = lo + rng.randrange(0, 3)
+        cards = _cards(values)
+        partial = [c for c in cards if rng.random() < 0.25][:hi]
+        asked = []
+
+        def counted(g, env, it, f=final(values)):
+            asked.append(1)
+            return f(g, env, it)
+        by_values = _valued_choice(values, lo, hi, counted, (values,)).pick_options(None, {}, 0, list(partial))
+        once = len(asked)
+        each = _valued_choice(values, lo, hi, counted, None).pick_options(None, {}, 0, list(partial))
+        assert by_values == each, (values, lo, hi, partial)
+        offered += bool(by_values)
+        fewer += once < len(asked) - once
+    assert offered > 50 and fewer > 20

@@ -3,6 +3,8 @@ every expression in them name-checked; and the choices of actions and `choose` (
 conditions and labels)."""
 from __future__ import annotations
 
+from lark import Tree
+
 from ..effects import BARE, EFFECTS
 from ..engine.choices import Choice, Subset
 from ..errors import did_you_mean
@@ -10,6 +12,51 @@ from ..expr.compiler import ELEMENT, KIND_WORDS, Scope
 from .context import Abort, Context, valid_name
 
 SUBSET_FIELDS = ("pick", "count", "min", "max", "label", "alike")
+
+
+# What reads a list of values whatever their order: `sum(X.a)`, `min(X.a)`, `max(X.a)`, `count(X.a)`
+ORDERLESS = frozenset({"sum", "min", "max", "count"})
+
+
+def values_read(tree, name: str, card_attrs: dict) -> list | None:
+    """The card attributes a subset's final condition reads of the picked items (`name`), when it reads
+    nothing else of them and never their order: only `count(X)`, `count(distinct(X.a))` and `sum`, `min`,
+    `max` or `count` of `X.a`, for attributes `a` printed on the cards. Then whether the condition holds
+    depends on the multiset of those values only: picking either of two cards of the same values leaves the
+    same completions, asked once for both (engine/choices.py, pick_options). None when it reads them
+    otherwise (or the tree is unknown)."""
+    if tree is None:
+        return None
+    found: list = []
+
+    def attr_of(t):
+        # `X.a`, a printed attribute of the picked cards -> a; else None
+        if isinstance(t, Tree) and t.data == "attr" and len(t.children) == 2:
+            base, attr = t.children
+            if isinstance(base, Tree) and base.data == "name" and str(base.children[0]) == name \
+                    and str(attr) in card_attrs:
+                return str(attr)
+        return None
+
+    def fine(t) -> bool:
+        if not isinstance(t, Tree):
+            return True
+        if t.data == "name" and str(t.children[0]) == name:
+            return False   # the items read otherwise: as a list, in order
+        if t.data == "call" and len(t.children) == 2:
+            called, arg = str(t.children[0]), t.children[1]
+            if called == "count" and isinstance(arg, Tree) and arg.data == "name" and str(arg.children[0]) == name:
+                return True
+            if called == "count" and isinstance(arg, Tree) and arg.data == "call" and len(arg.children) == 2 \
+                    and str(arg.children[0]) == "distinct" and attr_of(arg.children[1]):
+                found.append(attr_of(arg.children[1]))
+                return True
+            if called in ORDERLESS and attr_of(arg):
+                found.append(attr_of(arg))
+                return True
+        return all(fine(c) for c in t.children)
+
+    return sorted(set(found)) if fine(tree) else None
 
 
 def _no_fewer():
@@ -160,6 +207,10 @@ class EffectCompiler:
         label = ctx.template(path + ("label",), inner) if "label" in f else None
         choice = Choice(name, names, domains, cond, label, subsets, final)
         choice.kinds = tuple(kinds)
+        if final is not None and len(subsets) == 1:
+            read = values_read(getattr(final, "tree", None), subsets[0].name, ctx.names.card_attrs)
+            if read is not None:
+                choice.by_values = tuple(ctx.names.card_attrs[a] for a in read)
         return choice, inner
 
     def _subset(self, path, arg, spec, inner):

@@ -7,6 +7,7 @@ from ..errors import GameError, placed
 from ..runtime.budget import MAX_TEXT, spend
 from ..runtime.effects import snapshot
 from ..runtime.operators import in_function, translate
+from ..runtime.values import Card
 
 MAX_COMPLETION_CHECKS = 20_000   # conditions tried to see whether a partial pick can still be completed
 EMPTY: dict = {}   # the environment of an action offered by a step (generated option lists only read it)
@@ -60,6 +61,10 @@ class Choice:
         self.independent = not any(getattr(d, "locals_used", set()) & set(self.arg_names) for d in self.domains)
 
     listed = None   # generated code (codegen/options.py): (g, env, player) -> the bindings of the arguments
+    # the tables of the card attributes the final condition reads of the items of the one subset, when it reads
+    # nothing else of them and never their order (compiler/effects.py, values_read): items of the same values
+    # are alike to it, and whether picking one still leaves a legal completion is asked once for them all
+    by_values = None
 
     def options(self, g, env, player):
         """Every legal binding of the arguments, as tuples, in domain order (without the subsets, and
@@ -141,6 +146,8 @@ class Choice:
                 rest = [x for x in domain if x not in partial]
                 after = len(partial) + 1
                 need = max(lo - after, 0)
+            # items of the same values, for a final condition that reads only those: the same answer
+            answers = {} if not simple and self.by_values is not None and j == len(self.subsets) - 1 else None
             for x in domain:
                 if x in partial:
                     continue
@@ -148,8 +155,21 @@ class Choice:
                     same = alike(g, env, x)
                     if same in seen:
                         continue   # an item alike to one offered already
-                if (need <= min(hi - after, len(rest) - rest.count(x))) if simple else \
-                        self.completable(g, env, j, partial + [x], None, known):
+                if simple:
+                    ok = need <= min(hi - after, len(rest) - rest.count(x))
+                elif answers is not None and type(x) is Card:
+                    try:
+                        key = tuple([t[x] for t in self.by_values])
+                        ok = answers.get(key)
+                    except TypeError:   # a value that cannot be a key: asked for this item itself
+                        key = ok = None
+                    if ok is None:
+                        ok = self.completable(g, env, j, partial + [x], None, known)
+                        if key is not None:
+                            answers[key] = ok
+                else:
+                    ok = self.completable(g, env, j, partial + [x], None, known)
+                if ok:
                     out.append((0, (x,)))
                     if alike is not None:
                         seen.append(same)
