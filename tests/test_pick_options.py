@@ -129,3 +129,28 @@ def test_alike_items_answered_once_offer_what_each_item_asked_offers(name, final
         offered += bool(by_values)
         fewer += once < len(asked) - once
     assert offered > 50 and fewer > 20
+
+
+def test_completable_answers_what_trying_every_pick_in_domain_order_answers():
+    """With nothing picked yet a combination of the domain is the pick itself; a condition that reads the
+    pick's order sees it in the domain's order either way, items repeated or not."""
+    rng = random.Random(5)
+    answered = [0, 0]
+    for _ in range(400):
+        unique = rng.random() < 0.7
+        domain = _cards([0] * rng.randrange(0, 7)) if unique else [rng.randrange(4) for _ in range(rng.randrange(0, 7))]
+        value = {x: rng.randrange(5) for x in domain}
+        lo = rng.randrange(0, 4)
+        hi = lo + rng.randrange(0, 3)
+
+        def rising(g, env, it):   # reads the order: the first item's value below the last's
+            s = env["s"]
+            return len(s) >= 1 and value[s[0]] < value[s[-1]] or len(s) == 1
+
+        choice = _choice(domain, lo, hi, rising)
+        want = any(rising(None, {"s": [x for x in domain if x in picked]}, None)
+                   for size in range(max(lo, 0), min(hi, len(domain)) + 1)
+                   for picked in map(set, itertools.combinations(domain, size)))
+        assert choice.completable(None, {}, 0, []) == want, (domain, value, lo, hi)
+        answered[want] += 1
+    assert min(answered) > 50   # both answers met

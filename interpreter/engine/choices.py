@@ -115,13 +115,21 @@ class Choice:
         last = j == len(self.subsets) - 1
         if last and self.final is None:
             return True
+        # nothing picked yet, and no item twice: a combination of the domain is the pick itself, in its order
+        try:
+            whole = not partial and len(set(domain)) == len(domain)
+        except TypeError:   # items that cannot be told apart by hashing: the pick made as below
+            whole = False
         for size in range(need, room + 1):
             for extra in combinations(rest, size):
                 budget[0] -= 1
                 if budget[0] < 0:
                     return True
-                chosen = set(partial) | set(extra)
-                env[sub.name] = [x for x in domain if x in chosen]
+                if whole:
+                    env[sub.name] = list(extra)
+                else:
+                    chosen = set(partial) | set(extra)
+                    env[sub.name] = [x for x in domain if x in chosen]
                 ok = (self.final is None or bool(self.final(g, env, None))) if last else \
                     self.completable(g, env, j + 1, [], budget)
                 if ok:
