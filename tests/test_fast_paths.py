@@ -71,7 +71,23 @@ zones:
   pile: {visibility: public}
 variables:
   x: 0
+player_variables:
+  points: 0
 actions:
+  grow:
+    do:
+      - set: {x: 1}
+      - while: true
+        max: 100
+        do:
+          - add: {x: x}
+  mix:
+    do:
+      - add: {x: 'first(pile + deck).colour'}
+  score:
+    do:
+      - add: {me.points: 2}
+      - add: {me.points: 'first(deck where colour == "green")'}
   divide:
     args: {k: '[0, 1]'}
     do:
@@ -97,7 +113,8 @@ flow:
 
 
 @pytest.mark.parametrize("action, option", [("divide", "divide 0"), ("misplace", "misplace"), ("loop", "loop"),
-                                            ("ask", "divide 0"), ("ask", "misplace"), ("ask", "loop")])
+                                            ("ask", "divide 0"), ("ask", "misplace"), ("ask", "loop"),
+                                            ("grow", "grow"), ("mix", "mix"), ("score", "score")])
 def test_an_error_reads_the_same_either_way(tmp_path, action, option):
     """In a step's action (its A_), or in an action chosen by a `choose` among actions (its C_)."""
     path = tmp_path / "failing.yaml"

@@ -87,8 +87,35 @@ class Set(Effect):
                 w.add(f"    N_set_var(vm, g, {key(name)}, {v}, False)")
                 w.add("else:")
                 w.add(f"    g.vars[{key(name)}] = {v}")
+            elif kind == "var" and add:
+                # a number added to a number here (within the numbers' bounds), unless recorded; else the runtime's
+                val, old = w.fresh("v"), w.fresh("o")
+                w.add(f"{val} = {v}")
+                w.add("if vm.record:")
+                w.add(f"    N_set_var(vm, g, {key(name)}, {val}, True)")
+                w.add("else:")
+                w.add(f"    {old} = g.vars[{key(name)}]")
+                w.add(f"    g.vars[{key(name)}] = {_added(w, old, val)}")
             elif kind == "var":
                 w.add(f"N_set_var(vm, g, {key(name)}, {v}, {add})")
+            elif kind == "pvar" and (add or value.kind in SCALAR_KINDS):
+                # a player's single value set, or a number added, here (the player checked as as_player checks it)
+                val, p = w.fresh("v"), w.fresh("p")
+                w.add(f"{val} = {v}")
+                whom = w.expr(who, py)
+                w.add("if vm.record:")
+                w.add(f"    N_set_player_var(vm, g, {key(name)}, {whom}, {val}, {add})")
+                w.add("else:")
+                w.add(f"    {p} = {whom}")
+                w.add(f"    if type({p}) is not R_Player or {p} >= g.n:")
+                w.add(f"        {p} = N_as_player(g, {p})")
+                if add:
+                    table, old = w.fresh("t"), w.fresh("o")
+                    w.add(f"    {table} = g.pvars[{key(name)}]")
+                    w.add(f"    {old} = {table}[{p}]")
+                    w.add(f"    {table}[{p}] = {_added(w, old, val)}")
+                else:
+                    w.add(f"    g.pvars[{key(name)}][{p}] = {val}")
             else:
                 helper = "N_set_player_var" if kind == "pvar" else "N_set_card_var"
                 w.add(f"_v = {v}")
@@ -97,6 +124,14 @@ class Set(Effect):
     @classmethod
     def explain(cls, f, _):
         return f"Set {words(f'{code(k)} to {code(v)}' for k, v in f.items())}.", []
+
+
+def _added(w, old: str, val: str) -> str:
+    """`old + val` as `add` makes it (runtime/effects.py, grown): two numbers added here, the sum within the
+    numbers' bounds; anything else (texts, lists, a sum out of bounds) by the runtime, with its checks."""
+    total = w.fresh("n")
+    return (f"({total} if type({old}) is int and type({val}) is int and -R_MAX <= ({total} := {old} + {val}) "
+            f"<= R_MAX else N_grown(g, {old}, {val}))")
 
 
 class Add(Set):

@@ -18,7 +18,7 @@ from . import operators as X
 from .budget import MAX_NUMBER, MAX_OPTIONS, number, over_items
 from .builtins import BUILTINS
 from .listing import SMALL, lazy
-from .values import as_player, as_players
+from .values import Player, as_player, as_players
 
 NOT_COMPUTED = object()   # a value computed once per option list, not yet (codegen/options.py)
 
@@ -39,7 +39,7 @@ GLOBALS = {
     "R_lazy": lazy, "R_SMALL": SMALL, "R_counted": H.counted, "R_distinct_size": H.distinct_size,
     "R_count_values": H.count_values,
     # the values of players
-    "N_as_player": as_player, "N_as_players": as_players,
+    "N_as_player": as_player, "N_as_players": as_players, "R_Player": Player,
 }
 # the effects: every change to the state is a function of runtime/effects.py, and each is N_<its name>
 GLOBALS.update({f"N_{name}": fn for name, fn in vars(N).items()
