@@ -38,3 +38,37 @@ def test_below_draws_what_randrange_draws(n):
 def test_below_refuses_what_randrange_refuses():
     with pytest.raises(ValueError):
         below(random.Random(1), 0)
+
+
+def test_a_deal_gives_each_player_the_cards_one_at_a_time_would():
+    """Dealt at once when the source has enough (every n-th card to a player), or one at a time: the same
+    hands, the same source left, the same work paid; a player twice, or the source among the hands, too."""
+    from types import SimpleNamespace
+
+    from interpreter.runtime.effects import deal
+
+    rng = random.Random(3)
+    for _ in range(500):
+        players = rng.randrange(1, 5)
+        who = [rng.randrange(players) for _ in range(rng.randrange(0, 5))]
+        if rng.random() < 0.6:
+            who = rng.sample(range(players), rng.randrange(0, players + 1))
+        k = rng.randrange(0, 5)
+        base = 1 if rng.random() < 0.9 else 0   # base 0: the source (slot 0) is player 0's hand
+        zones = [list(range(100, 100 + rng.randrange(0, 20)))] + [[p] for p in range(players)]
+        want = [z[:] for z in zones]
+        short = False
+        for _ in range(k if who else 0):   # one card at a time, round by round
+            for p in who:
+                if not want[0]:
+                    short = True
+                    break
+                card = want[0].pop(0)
+                want[base + p].append(card)
+            if short:
+                break
+        vm = SimpleNamespace(record=False, rs=SimpleNamespace(card_resets=()), _choice_logs=None)
+        g = SimpleNamespace(zones=zones, known={}, work=10_000)
+        assert deal(vm, g, 0, base, k, who, {}) == short
+        assert zones == want, (who, k, base)
+        assert g.work == 10_000 - len(who) * k or short

@@ -127,6 +127,17 @@ def deal(vm, g, s, base, k, who, refill) -> bool:
     dealt = []
     short = False
     before = [len(zones[base + p]) for p in who] if vm.record else None
+    n = len(who)
+    src = zones[s]
+    if n and k > 0 and k * n <= len(src) and len(set(who)) == n and s - base not in who:
+        # enough cards for every round, each player once: the rounds' cards taken at once, every n-th to a
+        # player, as one at a time would (paid as the rounds pay, at once)
+        spend(g, k * n)
+        dealt = src[:k * n]
+        del src[:k * n]
+        for i, p in enumerate(who):
+            zones[base + p].extend(dealt[i::n])
+        k = 0
     for _ in range(k if who else 0):
         spend(g, len(who))
         for p in who:
