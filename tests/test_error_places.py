@@ -11,23 +11,27 @@ import pytest
 from helpers import ROOT
 from interpreter import Game, GameError, load_text
 
-RULESET = """\
-name: faults
-players: {{min: 2, max: 2}}
+HEAD = """\
+players: {min: 2, max: 2}
 components:
   card:
-    label: "{{colour}} {{value}}"
+    label: "{colour} {value}"
     in: deck
     cards:
-      - {{each: {{colour: [red, blue], value: [1, 2, 3]}}}}
+      - {each: {colour: [red, blue], value: [1, 2, 3]}}
 zones:
-  deck: {{visibility: count}}
-  hand: {{per_player: true, visibility: owner}}
+  deck: {visibility: count}
+  hand: {per_player: true, visibility: owner}
+  pile: {visibility: public}
 variables:
   zero: 0
 setup:
   - shuffle: deck
-  - deal: {{from: deck, to: hand, count: 3}}
+  - deal: {from: deck, to: hand, count: 3}
+"""   # the cards, zones and setup of the rulesets below (each a template of its actions)
+
+RULESET = """\
+name: faults
 actions:
   play:
     args: {{c: me.hand}}
@@ -59,7 +63,7 @@ def place(text: str, token: str) -> tuple[int, int]:
 
 
 def faulty(label: str, effect: str) -> str:
-    return RULESET.format(label=label, effect=effect)
+    return HEAD + RULESET.format(label=label, effect=effect)
 
 
 @pytest.mark.parametrize("what,label,effect,token", CASES, ids=[c[0] for c in CASES])
@@ -124,22 +128,6 @@ def test_simulate_stops_at_a_failed_game_with_its_seed_line_and_caret(tmp_path, 
 
 LISTED = """\
 name: listed
-players: {{min: 2, max: 2}}
-components:
-  card:
-    label: "{{colour}} {{value}}"
-    in: deck
-    cards:
-      - {{each: {{colour: [red, blue], value: [1, 2, 3]}}}}
-zones:
-  deck: {{visibility: count}}
-  hand: {{per_player: true, visibility: owner}}
-  pile: {{visibility: public}}
-variables:
-  zero: 0
-setup:
-  - shuffle: deck
-  - deal: {{from: deck, to: hand, count: 3}}
 actions:
   keep:
     when: {when}
@@ -181,7 +169,7 @@ def without_after(rules):
 @pytest.mark.parametrize("where,expr", LISTED_CASES, ids=[f"{w}: {e}" for w, e in LISTED_CASES])
 @pytest.mark.parametrize("ways", ["generated", "vm"])
 def test_an_error_while_listing_options_is_told_at_its_expression(where, expr, ways):
-    text = LISTED.format(**{**FINE, where: expr})
+    text = HEAD + LISTED.format(**{**FINE, where: expr})
     line, col = place(text, expr.strip("'"))
     told = []
     for seed in range(6):

@@ -134,50 +134,6 @@ def test_an_error_reads_the_same_either_way(tmp_path, action, option):
     assert "failing.yaml:" in messages[0]
 
 
-FIRST_WITHOUT_EFFECTS = """
-name: first-without-effects
-players: {min: 2, max: 2}
-components:
-  card:
-    label: "{colour} {value}"
-    in: deck
-    cards:
-      - {each: {colour: [red, blue], value: [1, 2, 3, 4]}}
-zones:
-  deck: {visibility: count}
-  hand: {per_player: true, visibility: owner}
-  pile: {visibility: public}
-setup:
-  - shuffle: deck
-  - deal: {from: deck, to: hand, count: 3}
-actions:
-  wait:
-    text: Do nothing (an action with no effects, first in the step).
-  give:
-    args: {c: me.hand}
-    do:
-      - move: {cards: '[c]', from: me.hand, to: pile}
-flow:
-  ends:
-    - when: count(current.hand) == 0
-  round:
-    turn:
-      steps:
-        - {name: go, actions: [wait, give]}
-"""
-
-
-def test_a_step_whose_first_action_has_no_effects_is_applied_by_generated_code(tmp_path):
-    """Its applier once opened its branches with `elif` (the first action's were skipped): the ruleset could
-    not be loaded at all."""
-    path = tmp_path / "first.yaml"
-    path.write_text(FIRST_WITHOUT_EFFECTS)
-    fast, slow = load(str(path)), without_after(load(str(path)))
-    assert next(n for n in fast.nodes if type(n).__name__ == "Step").after is not None
-    for seed in (1, 2, 3):
-        assert played(fast, 2, seed, record=False) == played(slow, 2, seed, record=False)
-
-
 EMPTY_BLOCKS = """
 name: empty-blocks
 players: {min: 2, max: 2}
@@ -226,8 +182,9 @@ PLACES = ["PROCEDURE", "ACTION", "THEN", "CHOOSE", "START"]
 
 @pytest.mark.parametrize("empty", PLACES)
 def test_a_block_with_no_effects_loads_and_plays_the_same_either_way(tmp_path, empty):
-    """`do: []` and the like, wherever an author leaves effects out (a procedure with none once made the
-    ruleset fail to load: its generated function looked for a first effect)."""
+    """`do: []` and the like, wherever an author leaves effects out. Each of two once made the ruleset fail to
+    load: a procedure with none (its generated function looked for a first effect), and the step's first
+    action with none before one with effects (its applier opened the branches with `elif`)."""
     text = EMPTY_BLOCKS
     for place in PLACES:
         text = text.replace(place, "[]" if place == empty else "[{set: {x: 0}}]")

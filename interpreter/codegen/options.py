@@ -21,12 +21,23 @@ instead of two and no function made per fill: docs/compile.md has the figures.)
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from lark import Tree
 
 from ..runtime.budget import MAX_STEP_ITEMS
 from ..expr.compiler import _uses_it
 from ..expr.parser import _names_in
 from ..expr.emit import comment, local_name
+
+
+class Shared(NamedTuple):
+    """A part of a step's listing computed once for all its actions, on demand (see emit_listing)."""
+    cell: str     # the variable that keeps it
+    read: str     # how an expression reads it (read_on_demand)
+    kind: str     # the kind of its value
+    src: str      # the source that computes it, in its function (filler)
+    owner: object   # whose error an error computing it is (the expression it comes from)
 
 
 def read_on_demand(cell: str) -> str:
@@ -191,12 +202,12 @@ def emit_step(builder, step, fname: str) -> None:
                 continue
             emit_listing(builder, action, action.when, i, shared)
         if shared:
-            header = [f"{cell} = R_NO" for cell, _, _, _, _ in shared.values()]
+            header = [f"{part.cell} = R_NO" for part in shared.values()]
             lines.insert(at, header, lines.node)
             at += len(header)
-            for cell, _, _, src, owner in shared.values():
-                body = filler(cell, src)
-                lines.insert(at, body, owner)   # an error computing it is told at its expression
+            for part in shared.values():
+                body = filler(part.cell, part.src)
+                lines.insert(at, body, part.owner)   # an error computing it is told at its expression
                 at += len(body)
         if step.optional:
             lines.add("if out:")
@@ -237,8 +248,8 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
 
     `shared` (a step's listing of several actions): the parts that read no argument are computed on demand
     into cells of the whole function, one per text, so that a part written alike in several actions is
-    computed once (text -> (cell, how it is read, kind, its source); the cells and their functions are
-    made at the function's start)."""
+    computed once (text, or a tally's key -> Shared; the cells and their functions are made at the function's
+    start)."""
     from ..expr.compiler import emit_expr, walked, walked_source
     lines, ns, names = builder.lines, builder.ns, builder.names
     node = lines.node   # whose error a line is that evaluates more than one expression (the step's, or none)
@@ -290,14 +301,14 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
         computed once for the listing, on demand, in a cell beside the part's (a part not shared: None)."""
         key = str(tree)
         part = shared.get(key) if shared is not None else None
-        if part is None or subst.get(id(tree), (None,))[0] != part[1]:
+        if part is None or subst.get(id(tree), (None,))[0] != part.read:
             return None
         found = shared.get(("tally", key, table))
         if found is None:
             cell = ns.fresh("t")
-            found = shared[("tally", key, table)] = (cell, read_on_demand(cell), "dict",
-                                                     f"R_tally(g, {part[1]}, {table})", part[4])
-        return found[1]
+            found = shared[("tally", key, table)] = Shared(cell, read_on_demand(cell), "dict",
+                                                           f"R_tally(g, {part.read}, {table})", part.owner)
+        return found.read
 
     def emit(fn, py):
         return emit_expr(fn, names, ns, py, subst=subst, tally=tally)
@@ -310,8 +321,8 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
         if found is None:
             src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True, tally=tally)
             cell = ns.fresh("s")
-            found = shared[key] = (cell, read_on_demand(cell), kind, src, placed(fn))
-        return found[1], found[2]
+            found = shared[key] = Shared(cell, read_on_demand(cell), kind, src, placed(fn))
+        return found.read, found.kind
 
     if shared is not None:
         # the domains that read no argument: they and the lists they join, shared too
@@ -382,16 +393,16 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
             loops.append(f"for {var} in {sources[-1]}")
             py = {**py, name: var}
         cond = f" if {emit(choice.cond, py)}" if choice.cond is not None else ""
-        if len(loops) == 1 and not cond and index is not None and not eager:
-            # a step's, one argument, unfiltered: past a few options, made on demand (runtime/listing.py)
-            d = ns.fresh("d")
-            add(choice.domains[0], f"{d} = {sources[0]}")
-            on_demand(lines, index, [kept_domain(d, sources[0])], f"len({d})", f"[{row} for {variables[0]} in {d}]")
-        elif len(loops) == 1:
+        if len(loops) == 1:
             # the list first, on a line of its own, then the condition: an error in either is told at it
             d = ns.fresh("d")
             add(choice.domains[0], f"{d} = {sources[0]}")
-            add(choice.cond, f"out += [{row} for {variables[0]} in {d}{cond}]")
+            written = f"[{row} for {variables[0]} in {d}{cond}]"
+            if not cond and index is not None:
+                # a step's, unfiltered: past a few options, made on demand (runtime/listing.py)
+                on_demand(lines, index, [kept_domain(d, sources[0])], f"len({d})", written)
+            else:
+                add(choice.cond, f"out += {written}")
         elif loops:
             lines.add(f"out += [{row} {' '.join(loops)}{cond}]")
         elif cond:

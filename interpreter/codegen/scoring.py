@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ..expr.emit import comment
+from ..expr.parser import argument_of
 from ..runtime.operators import ERRORS, located
 
 
@@ -87,19 +88,12 @@ def _counted_use(place, parents):
     """(the tree, the helper) where an attribute list is only counted by value: `count(distinct(place))`
     -> R_distinct_size, `counts(place)` -> R_count_values; else None."""
     parent = parents.get(id(place))
-    if not _call_of(parent, "distinct", place) and not _call_of(parent, "counts", place):
-        return None
-    if str(parent.children[0]) == "counts":
+    if argument_of(parent, "counts") is place:
         return parent, "R_count_values"
+    if argument_of(parent, "distinct") is not place:
+        return None
     outer = parents.get(id(parent))
-    return (outer, "R_distinct_size") if _call_of(outer, "count", parent) else None
-
-
-def _call_of(tree, name: str, arg) -> bool:
-    """Whether a tree is the call `name(arg)`, with that one argument."""
-    from lark import Tree
-    return (isinstance(tree, Tree) and tree.data == "call" and str(tree.children[0]) == name
-            and len(tree.children) == 2 and tree.children[1] is arg)
+    return (outer, "R_distinct_size") if argument_of(outer, "count") is parent else None
 
 
 def _zone_like(tree, Tree) -> bool:

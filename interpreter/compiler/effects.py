@@ -9,6 +9,7 @@ from ..effects import BARE, EFFECTS
 from ..engine.choices import Choice, Subset
 from ..errors import did_you_mean
 from ..expr.compiler import ELEMENT, KIND_WORDS, Scope
+from ..expr.parser import argument_of
 from .context import Abort, Context, valid_name
 
 SUBSET_FIELDS = ("pick", "count", "min", "max", "label", "alike")
@@ -29,30 +30,28 @@ def values_read(tree, name: str, card_attrs: dict) -> list | None:
         return None
     found: list = []
 
+    def picked(t) -> bool:
+        return isinstance(t, Tree) and t.data == "name" and str(t.children[0]) == name
+
     def attr_of(t):
         # `X.a`, a printed attribute of the picked cards -> a; else None
-        if isinstance(t, Tree) and t.data == "attr" and len(t.children) == 2:
-            base, attr = t.children
-            if isinstance(base, Tree) and base.data == "name" and str(base.children[0]) == name \
-                    and str(attr) in card_attrs:
-                return str(attr)
+        if isinstance(t, Tree) and t.data == "attr" and picked(t.children[0]) and str(t.children[1]) in card_attrs:
+            return str(t.children[1])
         return None
 
     def fine(t) -> bool:
         if not isinstance(t, Tree):
             return True
-        if t.data == "name" and str(t.children[0]) == name:
+        if picked(t):
             return False   # the items read otherwise: as a list, in order
-        if t.data == "call" and len(t.children) == 2:
-            called, arg = str(t.children[0]), t.children[1]
-            if called == "count" and isinstance(arg, Tree) and arg.data == "name" and str(arg.children[0]) == name:
+        arg = argument_of(t, *ORDERLESS)
+        if arg is not None:
+            if str(t.children[0]) == "count" and picked(arg):
                 return True
-            if called == "count" and isinstance(arg, Tree) and arg.data == "call" and len(arg.children) == 2 \
-                    and str(arg.children[0]) == "distinct" and attr_of(arg.children[1]):
-                found.append(attr_of(arg.children[1]))
-                return True
-            if called in ORDERLESS and attr_of(arg):
-                found.append(attr_of(arg))
+            distinct = argument_of(arg, "distinct") if str(t.children[0]) == "count" else None
+            attr = attr_of(arg if distinct is None else distinct)
+            if attr is not None:
+                found.append(attr)
                 return True
         return all(fine(c) for c in t.children)
 

@@ -115,6 +115,13 @@ def _depth(tree) -> int:
     return deepest
 
 
+def argument_of(tree, *names):
+    """The one argument of a call to a function of `names` (`count(x)` -> the tree of x), else None."""
+    if isinstance(tree, Tree) and tree.data == "call" and len(tree.children) == 2 and str(tree.children[0]) in names:
+        return tree.children[1]
+    return None
+
+
 def _names_in(tree):
     """Every bare name in a tree, with whether it sits in a per-item position (where it means `it`)."""
     if not isinstance(tree, Tree):
