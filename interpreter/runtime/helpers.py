@@ -208,11 +208,22 @@ def distinct_of(g, cards, table):
     g.work = w = g.work - n
     if w < 0:
         raise over_items()
-    values = [table[c] for c in cards]
+    seen = {}
+    try:
+        for c in cards:
+            seen[table[c]] = None   # first-seen order, as _distinct keeps it
+    except (TypeError, IndexError, KeyError):
+        seen = None   # an item that is not a card, or values that are lists: told or made below
+    if seen is None:
+        values = [table[c] for c in cards]
+        g.work = w = w - n
+        if w < 0:
+            raise over_items()
+        return _distinct(values)
     g.work = w = w - n
     if w < 0:
         raise over_items()
-    return _distinct(values)
+    return list(seen)
 
 
 def sum_of(g, cards, table):
@@ -226,6 +237,17 @@ def sum_of(g, cards, table):
         values = [table[c] for c in cards]
         spend(g, n)
         return total(values)
+    v = 0
+    try:
+        for c in cards:
+            v += table[c]
+    except (TypeError, IndexError, KeyError):
+        v = None   # told below, in the order of the two walks
+    if type(v) is int:   # whole numbers: the sum sum() makes (fractions are summed by sum(), below)
+        g.work = w - n
+        if not -MAX_NUMBER <= v <= MAX_NUMBER:
+            raise too_large(v)
+        return v
     values = [table[c] for c in cards]   # an item that is not a card fails here, the cards' walk paid
     g.work = w - n
     v = sum(values)   # values that are not numbers fail here, both walks paid, as the two calls it replaces
