@@ -10,6 +10,7 @@ import socket
 import threading
 import time
 import urllib.request
+from contextlib import contextmanager
 
 import pytest
 
@@ -30,12 +31,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server():
+@contextmanager
+def serving(ruleset: str):
+    """`rulebook serve RULESET` on a free port, in a thread: (its address, the app)."""
     import uvicorn
     from interpreter.serve.app import create_app
     port = free_port()
-    app = create_app("cubirds")
+    app = create_app(ruleset)
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
@@ -44,9 +46,17 @@ def server():
         if srv.started:
             break
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", app
-    srv.should_exit = True
-    thread.join(timeout=5)
+    try:
+        yield f"http://127.0.0.1:{port}", app
+    finally:
+        srv.should_exit = True
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def server():
+    with serving("cubirds") as served:
+        yield served
 
 
 def browser():
@@ -273,3 +283,22 @@ def test_the_next_game_with_two_people_in_two_pages(server, pages):
         wait(lambda: page.find_elements(By.CSS_SELECTOR, "#decision button.option")
              or "Waiting" in page.find_element(By.ID, "decision").text)
         assert "Forehead Poker" in page.find_element(By.ID, "title").text
+
+
+def test_a_choice_the_ruleset_fails_on_shows_its_line_and_caret(tmp_path, pages):
+    """The ruleset's fault, told as the terminal tells it: the message, then its line with a caret under the
+    column in a block of fixed-width text; the decision stays open."""
+    from test_error_places import CASES, faulty, shown
+    path = tmp_path / "faults.yaml"
+    path.write_text(faulty(*CASES[0][1:3]))
+    message, line, caret = shown(tmp_path).splitlines()
+    with serving(str(path)) as (base, _):
+        table = start(base, {"ruleset": "faults", "players": 2, "agents": ["human", "first"], "seed": 1})
+        page = pages(table["seats"][0]["url"])
+        wait(lambda: page.find_elements(By.CSS_SELECTOR, "#decision button.option:enabled"))[0].click()
+        box = wait(lambda: page.find_elements(By.CSS_SELECTOR, "#error pre"))[0]
+        assert box.get_attribute("textContent") == line + "\n" + caret
+        assert page.find_element(By.ID, "error").text.startswith(
+            "the ruleset cannot play this choice; nothing changed: " + message)
+        assert page.execute_script("return getComputedStyle(document.querySelector('#error pre')).whiteSpace") == "pre"
+        wait(lambda: page.find_elements(By.CSS_SELECTOR, "#decision button.option:enabled"))

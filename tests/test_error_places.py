@@ -3,6 +3,7 @@ the file, line and column, the error keeps that place (`GameError.location`), an
 line and a caret under it, as it shows a load error's; with several worker processes too."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -187,3 +188,55 @@ def test_an_error_while_listing_options_is_told_at_its_expression(where, expr, w
     for exc in told:
         assert (exc.location.line, exc.location.col) == (line, col), str(exc)
         assert "division by zero" in str(exc)
+
+
+def test_the_browser_is_told_the_line_and_the_caret_and_nothing_changes(tmp_path):
+    """`rulebook serve`: a choice the ruleset's text fails on is refused as the ruleset's fault, with the line and
+    the caret under the message (`source`), over HTTP and over the websocket; the game is as it was."""
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from interpreter.serve.app import create_app
+    path = tmp_path / "faults.yaml"
+    path.write_text(faulty(*CASES[0][1:3]))
+    message, line, caret = shown(tmp_path).splitlines()
+    client = TestClient(create_app(str(path)))
+    r = client.post("/api/tables", json={"ruleset": "faults", "players": 2, "agents": ["human", "first"], "seed": 1})
+    assert r.status_code == 200, r.text
+    t = r.json()
+    url = f"/api/tables/{t['table']}/1"
+    headers = {"Authorization": "Bearer " + t["seats"][0]["token"]}
+    before = client.get(url, headers=headers).json()
+    at = before["decision"]["at"]
+    expected = {"error": "the ruleset cannot play this choice; nothing changed: " + message,
+                "source": line + "\n" + caret}
+    r = client.post(url + "/choose", json={"index": 0, "at": at}, headers=headers)
+    assert r.status_code == 400 and r.json() == expected
+    with client.websocket_connect(f"/ws/{t['table']}/1?token={t['seats'][0]['token']}") as ws:
+        assert json.loads(ws.receive_text())["board"] == before
+        ws.send_text(json.dumps({"choose": 0, "at": at}))
+        answer = json.loads(ws.receive_text())
+    assert {k: answer[k] for k in expected} == expected and answer["board"] == before
+    assert client.get(url, headers=headers).json() == before
+    # a refusal that is the player's own: its words alone, as before
+    r = client.post(url + "/choose", json={"index": 99, "at": at}, headers=headers)
+    assert r.json() == {"error": f"option 99 does not exist: choose 0 to {len(before['decision']['options']) - 1}"}
+
+
+def test_a_table_whose_setup_fails_is_refused_with_the_line_and_caret(tmp_path):
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from interpreter.serve.app import create_app
+    text = faulty(*CASES[0][1:3]).replace("count: 3}", "count: '3 / zero'}")
+    line, col = place(text, "deal: {from")
+    path = tmp_path / "faults.yaml"
+    path.write_text(text)
+    client = TestClient(create_app(str(path)))
+    r = client.post("/api/tables", json={"ruleset": "faults", "players": 2, "agents": ["human", "first"]})
+    assert r.status_code == 400
+    assert r.json() == {
+        "error": f"the ruleset cannot start this game; nothing changed: {path}:{line}:{col}: ruleset error in 'deal': "
+                 "division by zero",
+        "source": "    " + text.splitlines()[line - 1] + "\n" + " " * (4 + col - 1) + "^"}
+    assert client.get("/api/tables").json() == []

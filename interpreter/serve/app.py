@@ -194,7 +194,7 @@ def create_app(ruleset: str | None = None, db: str | os.PathLike | None = None, 
         except (ValueError, TypeError, AttributeError, OverflowError) as exc:
             return _error(f"bad request: {exc}", 400)
         except GameError as exc:
-            return _error(str(exc), STATUS.get(exc.code, 400))
+            return _refused(exc, "start this game")
         base = str(request.base_url).rstrip("/")
         seats = []
         for i, (agent, token) in enumerate(zip(agents, tokens)):
@@ -219,7 +219,7 @@ def create_app(ruleset: str | None = None, db: str | os.PathLike | None = None, 
             table = await run_in_threadpool(table_of, request.path_params["table"])
             return HTMLResponse(await run_in_threadpool(rulebook_page, table.rules))
         except GameError as exc:
-            return _error(str(exc), STATUS.get(exc.code, 400))
+            return _refused(exc)
 
     async def ruleset_rules(request: Request):
         try:
@@ -236,7 +236,7 @@ def create_app(ruleset: str | None = None, db: str | os.PathLike | None = None, 
                 raise GameError("an onlooker cannot undo", "onlooker")
             await run_in_threadpool(table.undo, seat)
         except GameError as exc:
-            return _error(str(exc), STATUS.get(exc.code, 400))
+            return _refused(exc, "take this back")
         await notify(table)
         return JSONResponse(await run_in_threadpool(table.board, seat))
 
@@ -248,7 +248,7 @@ def create_app(ruleset: str | None = None, db: str | os.PathLike | None = None, 
                 raise GameError("an onlooker has no seat in the next game", "onlooker")
             new_id, token = await run_in_threadpool(hub.rematch, table, seat)
         except GameError as exc:
-            return _error(str(exc), STATUS.get(exc.code, 400))
+            return _refused(exc, "start the next game")
         await notify(table)   # the others' game-over boxes offer to join it
         base = str(request.base_url).rstrip("/")
         return JSONResponse({"table": new_id, "url": f"{base}/t/{new_id}/{seat + 1}#{token}"})
@@ -259,7 +259,7 @@ def create_app(ruleset: str | None = None, db: str | os.PathLike | None = None, 
             seat = seat_of(table, request.path_params["seat"], token_of(request))
             return JSONResponse(await run_in_threadpool(table.board, seat))
         except GameError as exc:
-            return _error(str(exc), STATUS.get(exc.code, 400))
+            return _refused(exc, "show this game")
 
     async def choose(request: Request):
         try:
@@ -270,7 +270,7 @@ def create_app(ruleset: str | None = None, db: str | os.PathLike | None = None, 
                 raise GameError("an onlooker cannot choose", "onlooker")
             await run_in_threadpool(table.choose, seat, spec.get("index"), spec.get("at"))
         except GameError as exc:
-            return _error(str(exc), STATUS.get(exc.code, 400))
+            return _refused(exc, "play this choice")
         await notify(table)
         return JSONResponse(await run_in_threadpool(table.board, seat))
 
@@ -337,7 +337,7 @@ def create_app(ruleset: str | None = None, db: str | os.PathLike | None = None, 
             await run_in_threadpool(table.choose, seat, spec["choose"], at)
         except GameError as exc:
             # with the board as it is now: a page that answered an old decision sees the new one
-            return {"error": str(exc), "reply": at, "board": await run_in_threadpool(table.board, seat)}, at
+            return {**told(exc, "play this choice"), "reply": at, "board": await run_in_threadpool(table.board, seat)}, at
         except Exception as exc:   # a bug must not take the server down; the table is as it was
             logging.getLogger("rulebook.serve").exception("choice failed at table %s", table.id)
             return {"error": f"the server failed on this choice and changed nothing ({type(exc).__name__})",
@@ -399,3 +399,21 @@ def seat_problem(agent: str, rules) -> str | None:
 
 def _error(message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
+
+
+def told(exc: GameError, doing: str = "go on") -> dict:
+    """A refusal as a page shows it: the message (`error`), and for an error of the ruleset's own text (one told
+    at a place of it) the ruleset's line with a caret under the column (`source`), as the terminal shows it,
+    the message saying that the ruleset, not the player, cannot `doing`."""
+    if exc.location is None:
+        return {"error": str(exc)}
+    message = str(exc)
+    out = {"error": f"the ruleset cannot {doing}; nothing changed: {message}"}
+    source = exc.render()[len(message) + 1:]   # the lines render() writes under the message
+    if source:
+        out["source"] = source
+    return out
+
+
+def _refused(exc: GameError, doing: str = "go on") -> JSONResponse:
+    return JSONResponse(told(exc, doing), status_code=STATUS.get(exc.code, 400))

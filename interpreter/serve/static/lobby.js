@@ -42,7 +42,15 @@ async function start(ev) {
   const res = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
                                           body: JSON.stringify(body)});
   const data = await res.json();
-  if (!res.ok) { $("error").textContent = data.error; return; }
+  if (!res.ok) {                 // the words, and the ruleset's line with a caret when its setup failed
+    $("error").textContent = data.error;
+    if (data.source) {
+      const pre = document.createElement("pre");
+      pre.textContent = data.source;
+      $("error").appendChild(pre);
+    }
+    return;
+  }
   const list = $("seatlinks");
   list.innerHTML = "";
   for (const s of data.seats) {

@@ -162,6 +162,16 @@ function drawDecision(b) {
   }
 }
 
+function showError(msg) {      // a refusal: its words, and the ruleset's line with a caret when the ruleset is at fault
+  const box = $("error");
+  box.textContent = msg.error || "";
+  if (msg.source) {
+    const pre = document.createElement("pre");
+    pre.textContent = msg.source;
+    box.appendChild(pre);
+  }
+}
+
 let resultClosed = false;
 $("show-result").onclick = () => { resultClosed = false; drawResult(board); };
 
@@ -169,8 +179,8 @@ async function post(what) {       // a request of this seat (its token in the he
   const res = await fetch(`/api/tables/${table}/${seat}/${what}`,
     {method: "POST", headers: {"Content-Type": "application/json", "Authorization": `Bearer ${token}`}, body: "{}"});
   const data = await res.json();
-  if (!res.ok) { $("error").textContent = data.error; return null; }
-  $("error").textContent = "";
+  if (!res.ok) { showError(data); return null; }
+  showError({});
   return data;
 }
 
@@ -276,7 +286,7 @@ function connect() {
   socket.onopen = () => { opened = true; retries = 0; };
   socket.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
-    $("error").textContent = msg.error || "";
+    showError(msg);
     if (msg.board) draw(msg.board);
     else if (msg.error && board) drawDecision(board);   // refused without a board: answer again
   };
