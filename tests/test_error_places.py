@@ -240,3 +240,37 @@ def test_a_table_whose_setup_fails_is_refused_with_the_line_and_caret(tmp_path):
                  "division by zero",
         "source": "    " + text.splitlines()[line - 1] + "\n" + " " * (4 + col - 1) + "^"}
     assert client.get("/api/tables").json() == []
+
+
+TWO = """\
+name: two
+actions:
+  keep:
+    args: {{c: me.hand, k: '{domain}'}}
+    if: '{cond}'
+flow:
+  round:
+    turn:
+      steps:
+        - {{name: go, actions: [keep]}}
+"""
+
+# (the second argument's list, the condition, the one of them that fails): independent lists and a list that
+# reads the first argument, each written with the combinations on several lines, a line for each part
+TWO_CASES = [
+    ("range(1, 3)", "k / zero > 0", "cond"),
+    ("range(1, 3)", "c.value / zero > k", "cond"),
+    ("range(c.value, 3)", "k / zero > 0", "cond"),
+    ("range(c.value / zero, 3)", "k > 0", "domain"),
+    ("range(1, 3 / zero)", "k > 0", "domain"),
+]
+
+
+@pytest.mark.parametrize("domain,cond,failing", TWO_CASES, ids=[f"{d} if {c}" for d, c, _ in TWO_CASES])
+def test_an_error_in_the_combinations_of_two_arguments_is_told_at_its_part(domain, cond, failing):
+    text = HEAD + TWO.format(domain=domain, cond=cond)
+    line, col = place(text, {"domain": domain, "cond": cond}[failing])
+    with pytest.raises(GameError) as info:
+        Game.new(load_text(text, "two.yaml"), 2, seed=1)
+    assert (info.value.location.line, info.value.location.col) == (line, col), str(info.value)
+    assert "division by zero" in str(info.value)

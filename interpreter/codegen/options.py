@@ -264,6 +264,13 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
         lines.add(text)
         lines.node = node
 
+    def comprehension(parts):
+        """`out += [row for ... for ... if ...]`, a part (fn, text) a line: an error in a domain or in the condition
+        is told at it (a traceback names the line of a comprehension's part that raised)."""
+        lines.add(f"out += [{row}")
+        for i, (fn, text) in enumerate(parts):
+            add(fn, f"        {text}" + ("]" if i == len(parts) - 1 else ""))
+
     args = choice.arg_names
     variables = [local_name(a) for a in args]
     arg_level = {a: i + 1 for i, a in enumerate(args)}
@@ -371,10 +378,9 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
                 on_demand(lines, index, kept, n, f"[({index}, _args) for _args in {every}]")
             lines.depth -= depth
             return
-        loops = " ".join(f"for {var} in {d}" for var, d in zip(variables, names_of))
         py = {**py, **dict(zip(args, variables))}
-        cond = f" if {emit(choice.cond, py)}" if choice.cond is not None else ""
-        lines.add(f"out += [{row} {loops}{cond}]")
+        comprehension([(None, f"for {var} in {d}") for var, d in zip(variables, names_of)]
+                      + [(choice.cond, f"if {emit(choice.cond, py)}")])
         lines.depth -= depth
         return
     for var, tree, fn in eager:
@@ -393,6 +399,7 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
             loops.append(f"for {var} in {sources[-1]}")
             py = {**py, name: var}
         cond = f" if {emit(choice.cond, py)}" if choice.cond is not None else ""
+        parts = list(zip(choice.domains, loops)) + ([(choice.cond, cond[1:])] if cond else [])
         if len(loops) == 1:
             # the list first, on a line of its own, then the condition: an error in either is told at it
             d = ns.fresh("d")
@@ -404,7 +411,7 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
             else:
                 add(choice.cond, f"out += {written}")
         elif loops:
-            lines.add(f"out += [{row} {' '.join(loops)}{cond}]")
+            comprehension(parts)
         elif cond:
             add(choice.cond, f"if {emit(choice.cond, py)}:")
             lines.add(f"    out.append({row})")
