@@ -118,6 +118,12 @@ def test_a_card_goes_to_the_member_its_key_names():
     ("  - move: {from: deck, to: 'bins[\"mid\"]'}", "bins['mid'] does not exist: the members of bins are low, high"),
     ("  - move: {from: deck, to: 'me.stall[\"gold\"]'}",
      "stall['gold'] does not exist: the members of stall are red, blue, green"),
+    # a key held by a variable (looked up in place when it is one of the keys), of each kind that is not one
+    *[(f"  - for_each: k\n    in: '[\"red\", {key}]'\n    do: [{{move: {{from: deck, to: 'me.stall[k]'}}}}]",
+       f"stall[{shown}] does not exist: the members of stall are red, blue, green")
+      for key, shown in (('\"gold\"', "'gold'"), ("1", "1"), ("true", "True"), ("[1]", "[1]"), ("none", "None"))],
+    ("  - let: {k: '\"mid\"'}\n  - move: {from: deck, to: 'bins[k]'}",
+     "bins['mid'] does not exist: the members of bins are low, high"),
 ])
 def test_a_member_that_does_not_exist_stops_the_game_with_its_name(effect, message):
     with pytest.raises(GameError) as info:

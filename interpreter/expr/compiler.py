@@ -531,7 +531,12 @@ class _Compiler:
         if z.keys is not None:
             table = self.ns.const({k: i for i, k in enumerate(z.keys)}, "K_" + z.name + "_keys")
             shown = self.ns.const(", ".join(map(str, z.keys)), "S_" + z.name + "_keys")
-            return f"R_keyed({table}, {name}, {shown}, {idx})"
+            slow = f"R_keyed({table}, {name}, {shown}, {idx})"
+            types = {type(k) for k in z.keys}
+            if simple(idx) and len(types) == 1 and types <= {int, str}:
+                # a key of the keys' own type found in place; any other value gets R_keyed's answer or error
+                return f"({table}[{idx}] if type({idx}) is {types.pop().__name__} and {idx} in {table} else {slow})"
+            return slow
         size = self._size(z)
         if simple(idx):
             return f"({idx} if type({idx}) is int and 0 <= {idx} < {size} else R_numbered({name}, {size}, {idx}))"
