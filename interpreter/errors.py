@@ -101,11 +101,16 @@ class GameError(RulebookError):
 
     def render(self) -> str:
         """The message, then the ruleset's line and a caret under the column, where the error has a place."""
+        source = self.source_lines()
+        return f"{self}\n{source}" if source else str(self)
+
+    def source_lines(self) -> str:
+        """The ruleset's line and a caret under the column (two lines), or "" for an error without a place."""
         loc = self.location
         if loc is None or not loc.source_line:
-            return str(self)
+            return ""
         line, col = clip_line(loc.source_line.rstrip("\n"), loc.col)
-        return f"{self}\n    {line}\n    {' ' * max(col - 1, 0)}^"
+        return f"    {line}\n    {' ' * max(col - 1, 0)}^"
 
 
 def placed(loc, text: str, code: str) -> GameError:

@@ -246,7 +246,7 @@ TWO = """\
 name: two
 actions:
   keep:
-    args: {{c: me.hand, k: '{domain}'}}
+    args: {{c: '{first}', k: '{domain}'}}
     if: '{cond}'
 flow:
   round:
@@ -255,22 +255,53 @@ flow:
         - {{name: go, actions: [keep]}}
 """
 
-# (the second argument's list, the condition, the one of them that fails): independent lists and a list that
-# reads the first argument, each written with the combinations on several lines, a line for each part
+# (the first argument's list, the second's, the condition, the one of them that fails): independent lists and
+# a list that reads the first argument, their combinations written a part a line. The cases marked * were told
+# at the step before (a line of several parts: the step's).
 TWO_CASES = [
-    ("range(1, 3)", "k / zero > 0", "cond"),
-    ("range(1, 3)", "c.value / zero > k", "cond"),
-    ("range(c.value, 3)", "k / zero > 0", "cond"),
-    ("range(c.value / zero, 3)", "k > 0", "domain"),
-    ("range(1, 3 / zero)", "k > 0", "domain"),
+    ("me.hand", "range(1, 3)", "k / zero > 0", "cond"),                           # *
+    ("me.hand", "range(c.value, 3)", "k / zero > 0", "cond"),                     # *
+    ("me.hand", "range(c.value / zero, 3)", "k > 0", "domain"),                   # *
+    ("me.hand where value / zero > 0", "range(c.value, 3)", "k > 0", "first"),    # *
+    ("me.hand", "range(1, 3)", "c.value / zero > k", "cond"),     # a part computed once per card, on its own line
+    ("me.hand", "range(1, 3 / zero)", "k > 0", "domain"),         # a list computed once, on its own line
 ]
 
 
-@pytest.mark.parametrize("domain,cond,failing", TWO_CASES, ids=[f"{d} if {c}" for d, c, _ in TWO_CASES])
-def test_an_error_in_the_combinations_of_two_arguments_is_told_at_its_part(domain, cond, failing):
-    text = HEAD + TWO.format(domain=domain, cond=cond)
-    line, col = place(text, {"domain": domain, "cond": cond}[failing])
+@pytest.mark.parametrize("first,domain,cond,failing", TWO_CASES,
+                         ids=[f"{f}, {d} if {c}" for f, d, c, _ in TWO_CASES])
+def test_an_error_in_the_combinations_of_two_arguments_is_told_at_its_part(first, domain, cond, failing):
+    text = HEAD + TWO.format(first=first, domain=domain, cond=cond)
+    line, col = place(text, {"first": first, "domain": domain, "cond": cond}[failing])
     with pytest.raises(GameError) as info:
         Game.new(load_text(text, "two.yaml"), 2, seed=1)
     assert (info.value.location.line, info.value.location.col) == (line, col), str(info.value)
     assert "division by zero" in str(info.value)
+
+
+def test_a_board_the_ruleset_cannot_show_is_told_over_http_and_the_websocket(tmp_path):
+    """A label that fails: the seat's board cannot be made. The page is told why, with the line and caret, when
+    it connects (it used to get a traceback and a closed socket); nothing else at the table fails."""
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from interpreter.serve.app import create_app
+    what, label, effect, token = CASES[2]
+    text = faulty(label, effect)
+    line, col = place(text, token)
+    path = tmp_path / "faults.yaml"
+    path.write_text(text)
+    client = TestClient(create_app(str(path)))
+    t = client.post("/api/tables", json={"ruleset": "faults", "players": 2, "agents": ["human", "human"],
+                                         "seed": 1}).json()
+    expected = {"error": f"the ruleset cannot show this game: {path}:{line}:{col}: ruleset error in the text "
+                         "'play {c} ({1 / zero})': division by zero",
+                "source": "    " + text.splitlines()[line - 1] + "\n" + " " * (4 + col - 1) + "^"}
+    r = client.get(f"/api/tables/{t['table']}/1", headers={"Authorization": "Bearer " + t["seats"][0]["token"]})
+    assert r.status_code == 400 and r.json() == expected
+    with client.websocket_connect(f"/ws/{t['table']}/1?token={t['seats'][0]['token']}") as ws:
+        assert json.loads(ws.receive_text()) == expected
+        ws.send_text(json.dumps({"choose": 0, "at": 0}))   # the decision's labels fail: refused, told why
+        answer = json.loads(ws.receive_text())
+    assert answer["error"].startswith("the ruleset cannot play this choice; nothing changed: ") and "board" not in answer
+    assert client.get("/api/tables").json()[0]["moves"] == 0

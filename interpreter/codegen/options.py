@@ -264,7 +264,7 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
         lines.add(text)
         lines.node = node
 
-    def comprehension(parts):
+    def comprehension(row, parts):
         """`out += [row for ... for ... if ...]`, a part (fn, text) a line: an error in a domain or in the condition
         is told at it (a traceback names the line of a comprehension's part that raised)."""
         lines.add(f"out += [{row}")
@@ -379,7 +379,7 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
             lines.depth -= depth
             return
         py = {**py, **dict(zip(args, variables))}
-        comprehension([(None, f"for {var} in {d}") for var, d in zip(variables, names_of)]
+        comprehension(row, [(None, f"for {var} in {d}") for var, d in zip(variables, names_of)]
                       + [(choice.cond, f"if {emit(choice.cond, py)}")])
         lines.depth -= depth
         return
@@ -398,8 +398,8 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
             sources.append(domain(choice.domains[len(loops)], py))
             loops.append(f"for {var} in {sources[-1]}")
             py = {**py, name: var}
-        cond = f" if {emit(choice.cond, py)}" if choice.cond is not None else ""
-        parts = list(zip(choice.domains, loops)) + ([(choice.cond, cond[1:])] if cond else [])
+        test = emit(choice.cond, py) if choice.cond is not None else None
+        cond = f" if {test}" if test is not None else ""
         if len(loops) == 1:
             # the list first, on a line of its own, then the condition: an error in either is told at it
             d = ns.fresh("d")
@@ -411,9 +411,9 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
             else:
                 add(choice.cond, f"out += {written}")
         elif loops:
-            comprehension(parts)
+            comprehension(row, list(zip(choice.domains, loops)) + ([(choice.cond, f"if {test}")] if cond else []))
         elif cond:
-            add(choice.cond, f"if {emit(choice.cond, py)}:")
+            add(choice.cond, f"if {test}:")
             lines.add(f"    out.append({row})")
         else:
             lines.add(f"out.append({row})")

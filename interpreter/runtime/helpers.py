@@ -203,7 +203,10 @@ def count_distinct(items):
 
 def distinct_of(g, cards, table):
     """distinct(cards.attr): the values made and paid for (as R_walk does), then paid for again as
-    distinct's walk (as its W_ helper does), in one call (the payments inline: these run often)."""
+    distinct's walk (as its W_ helper does), in one call (the payments inline: these run often).
+
+    The values are read in one loop, without a list of them; whatever that loop cannot take (values that are
+    lists, an item that is not a card) is made again the general way, which answers or fails as before."""
     n = len(cards)
     g.work = w = g.work - n
     if w < 0:
@@ -212,10 +215,8 @@ def distinct_of(g, cards, table):
     try:
         for c in cards:
             seen[table[c]] = None   # first-seen order, as _distinct keeps it
-    except (TypeError, IndexError, KeyError):
-        seen = None   # an item that is not a card, or values that are lists: told or made below
-    if seen is None:
-        values = [table[c] for c in cards]
+    except Exception:
+        values = [table[c] for c in cards]   # an item that is not a card fails here, the cards' walk paid
         g.work = w = w - n
         if w < 0:
             raise over_items()
@@ -228,32 +229,30 @@ def distinct_of(g, cards, table):
 
 def sum_of(g, cards, table):
     """sum(cards.attr), paid for as distinct_of is, in one call (the sums of many small lists: a hand's
-    combinations)."""
+    combinations).
+
+    Whole numbers are added in one loop, without a list of the values; anything else (fractions, which
+    sum() adds its own way, values that are not numbers, an item that is not a card) is summed again the
+    general way, which answers or fails as before."""
     n = len(cards)
     g.work = w = g.work - n
-    if w < n:   # one of the walks goes over
-        if w < 0:
-            raise over_items()
-        values = [table[c] for c in cards]
-        spend(g, n)
-        return total(values)
-    v = 0
-    try:
-        for c in cards:
-            v += table[c]
-    except (TypeError, IndexError, KeyError):
-        v = None   # told below, in the order of the two walks
-    if type(v) is int:   # whole numbers: the sum sum() makes (fractions are summed by sum(), below)
-        g.work = w - n
-        if not -MAX_NUMBER <= v <= MAX_NUMBER:
-            raise too_large(v)
-        return v
+    if w >= n:   # neither walk goes over
+        whole = 0
+        try:
+            for c in cards:
+                whole += table[c]
+        except Exception:
+            whole = None
+        if type(whole) is int:
+            g.work = w - n
+            if not -MAX_NUMBER <= whole <= MAX_NUMBER:
+                raise too_large(whole)
+            return whole
+    elif w < 0:
+        raise over_items()
     values = [table[c] for c in cards]   # an item that is not a card fails here, the cards' walk paid
-    g.work = w - n
-    v = sum(values)   # values that are not numbers fail here, both walks paid, as the two calls it replaces
-    if type(v) is int and not -MAX_NUMBER <= v <= MAX_NUMBER:
-        raise too_large(v)
-    return v
+    spend(g, n)   # the values' walk: values that are not numbers fail below, both walks paid
+    return total(values)
 
 
 def count_distinct_of(g, cards, table):

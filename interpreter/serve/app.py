@@ -194,7 +194,7 @@ def create_app(ruleset: str | None = None, db: str | os.PathLike | None = None, 
         except (ValueError, TypeError, AttributeError, OverflowError) as exc:
             return _error(f"bad request: {exc}", 400)
         except GameError as exc:
-            return _refused(exc, "start this game")
+            return _refused(exc, "start this game; nothing changed")
         base = str(request.base_url).rstrip("/")
         seats = []
         for i, (agent, token) in enumerate(zip(agents, tokens)):
@@ -219,7 +219,7 @@ def create_app(ruleset: str | None = None, db: str | os.PathLike | None = None, 
             table = await run_in_threadpool(table_of, request.path_params["table"])
             return HTMLResponse(await run_in_threadpool(rulebook_page, table.rules))
         except GameError as exc:
-            return _refused(exc)
+            return _refused(exc, "show its rules")
 
     async def ruleset_rules(request: Request):
         try:
@@ -236,9 +236,9 @@ def create_app(ruleset: str | None = None, db: str | os.PathLike | None = None, 
                 raise GameError("an onlooker cannot undo", "onlooker")
             await run_in_threadpool(table.undo, seat)
         except GameError as exc:
-            return _refused(exc, "take this back")
+            return _refused(exc, "take this back; nothing changed")
         await notify(table)
-        return JSONResponse(await run_in_threadpool(table.board, seat))
+        return board_answer(await run_in_threadpool(board_or_why, table, seat))
 
     async def rematch(request: Request):
         try:
@@ -248,7 +248,7 @@ def create_app(ruleset: str | None = None, db: str | os.PathLike | None = None, 
                 raise GameError("an onlooker has no seat in the next game", "onlooker")
             new_id, token = await run_in_threadpool(hub.rematch, table, seat)
         except GameError as exc:
-            return _refused(exc, "start the next game")
+            return _refused(exc, "start the next game; nothing changed")
         await notify(table)   # the others' game-over boxes offer to join it
         base = str(request.base_url).rstrip("/")
         return JSONResponse({"table": new_id, "url": f"{base}/t/{new_id}/{seat + 1}#{token}"})
@@ -257,9 +257,9 @@ def create_app(ruleset: str | None = None, db: str | os.PathLike | None = None, 
         try:
             table = await run_in_threadpool(table_of, request.path_params["table"])
             seat = seat_of(table, request.path_params["seat"], token_of(request))
-            return JSONResponse(await run_in_threadpool(table.board, seat))
         except GameError as exc:
             return _refused(exc, "show this game")
+        return board_answer(await run_in_threadpool(board_or_why, table, seat))
 
     async def choose(request: Request):
         try:
@@ -270,15 +270,15 @@ def create_app(ruleset: str | None = None, db: str | os.PathLike | None = None, 
                 raise GameError("an onlooker cannot choose", "onlooker")
             await run_in_threadpool(table.choose, seat, spec.get("index"), spec.get("at"))
         except GameError as exc:
-            return _refused(exc, "play this choice")
+            return _refused(exc, "play this choice; nothing changed")
         await notify(table)
-        return JSONResponse(await run_in_threadpool(table.board, seat))
+        return board_answer(await run_in_threadpool(board_or_why, table, seat))
 
     async def notify(table, chooser=None, reply=None) -> None:
         """Send every browser at the table its own new board (the chooser's says which choice it answers)."""
         for ws, seat in list(listeners.get(table.id, {}).items()):
             try:
-                message = {"board": await run_in_threadpool(table.board, seat)}
+                message, _ = await run_in_threadpool(board_or_why, table, seat)
                 if ws is chooser:
                     message["reply"] = reply
                 await ws.send_text(json.dumps(message, ensure_ascii=False))
@@ -302,7 +302,8 @@ def create_app(ruleset: str | None = None, db: str | os.PathLike | None = None, 
         await ws.accept()
         listeners.setdefault(table.id, {})[ws] = seat
         try:
-            await ws.send_text(json.dumps({"board": await run_in_threadpool(table.board, seat)}, ensure_ascii=False))
+            first, _ = await run_in_threadpool(board_or_why, table, seat)
+            await ws.send_text(json.dumps(first, ensure_ascii=False))
             while True:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
@@ -337,7 +338,9 @@ def create_app(ruleset: str | None = None, db: str | os.PathLike | None = None, 
             await run_in_threadpool(table.choose, seat, spec["choose"], at)
         except GameError as exc:
             # with the board as it is now: a page that answered an old decision sees the new one
-            return {**told(exc, "play this choice"), "reply": at, "board": await run_in_threadpool(table.board, seat)}, at
+            now, _ = await run_in_threadpool(board_or_why, table, seat)
+            board = {"board": now["board"]} if "board" in now else {}   # none when the board itself fails
+            return {**told(exc, "play this choice; nothing changed"), "reply": at, **board}, at
         except Exception as exc:   # a bug must not take the server down; the table is as it was
             logging.getLogger("rulebook.serve").exception("choice failed at table %s", table.id)
             return {"error": f"the server failed on this choice and changed nothing ({type(exc).__name__})",
@@ -401,19 +404,33 @@ def _error(message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def told(exc: GameError, doing: str = "go on") -> dict:
+def told(exc: GameError, doing: str) -> dict:
     """A refusal as a page shows it: the message (`error`), and for an error of the ruleset's own text (one told
     at a place of it) the ruleset's line with a caret under the column (`source`), as the terminal shows it,
-    the message saying that the ruleset, not the player, cannot `doing`."""
+    the message saying that the ruleset, not the player, cannot `doing` ("play this choice; nothing changed")."""
     if exc.location is None:
         return {"error": str(exc)}
-    message = str(exc)
-    out = {"error": f"the ruleset cannot {doing}; nothing changed: {message}"}
-    source = exc.render()[len(message) + 1:]   # the lines render() writes under the message
+    out = {"error": f"the ruleset cannot {doing}: {exc}"}
+    source = exc.source_lines()
     if source:
         out["source"] = source
     return out
 
 
-def _refused(exc: GameError, doing: str = "go on") -> JSONResponse:
+def _refused(exc: GameError, doing: str) -> JSONResponse:
     return JSONResponse(told(exc, doing), status_code=STATUS.get(exc.code, 400))
+
+
+def board_or_why(table, seat) -> tuple[dict, int]:
+    """({"board": the seat's board}, 200), or why the ruleset cannot show it (its text fails making it: a
+    label) with the HTTP status of that error."""
+    try:
+        return {"board": table.board(seat)}, 200
+    except GameError as exc:
+        return told(exc, "show this game"), STATUS.get(exc.code, 400)
+
+
+def board_answer(answer: tuple[dict, int]) -> JSONResponse:
+    """board_or_why's answer over HTTP: the board itself, or the error with its status."""
+    message, status = answer
+    return JSONResponse(message.get("board", message), status_code=status)
