@@ -137,6 +137,9 @@ LINT = [
     ('next(me).hand where colour == \\"red\\"', "take {count(card.colour)}", True),
     ("deck", "draw {card.colour}", True),
     ("pile", "take {card.colour}", False),   # a top zone: its top card shows
+    # a call around the zone: its items are not the zone's cards (groups of the chooser's own hand here)
+    ("groups(me.hand, colour)", "play {first(card)}", False),
+    ('groups(me.hand where colour != \\"red\\", colour)', "play {first(card).colour}", False),
 ]
 
 

@@ -118,6 +118,12 @@ def test_score_part_that_cannot_change(parts, constant):
         f"score part '{n}' cannot change: it reads no zone or variable that any effect changes" for n in constant]
 
 
+# the warnings a bundled ruleset keeps on purpose: the tutorial's card count is kept as it says it (its text tells why)
+KEPT = {"cubirds-pairs": ["card-total"]}
+
+
 @pytest.mark.parametrize("name", sorted(bundled()))
-def test_bundled_rulesets_have_no_such_warning(name):
-    assert [w.code for w in load(name).warnings if w.code in ("unshuffled", "constant-score")] == []
+def test_bundled_rulesets_pass_validate_strict(name):
+    """No warning but those kept on purpose (harbour-lights' `groups(me.hand where ..., name)` was taken for
+    another player's hand once, and its label for one that names a hidden card)."""
+    assert [w.code for w in load(name).warnings] == KEPT.get(name, [])

@@ -172,7 +172,10 @@ def hidden_in_labels(data: dict, zones: dict) -> list:
         unseen = {}
         for arg, domain in spec["args"].items():
             m = _DOMAIN.match(str(domain)) if isinstance(domain, str) else None
-            if m and _unseen_by(zones, m.group("owner"), m.group("zone")):
+            owner = m.group("owner") if m else None
+            if owner is not None and owner.count("(") != owner.count(")"):
+                continue   # a call around the zone (`groups(me.hand where ..., a)`): its items are not its cards
+            if m and _unseen_by(zones, owner, m.group("zone")):
                 unseen[str(arg)] = m.group("zone")
         if not unseen:
             continue
