@@ -15,7 +15,7 @@ import pytest
 
 from interpreter import Game, load
 from interpreter.runtime.listing import SMALL, Listing, lazy
-from helpers import shipped_rulesets
+from helpers import hidden_games, shipped_rulesets
 
 A = [[1, 2], [3], [4, 5, 6]]
 B = [0, 1, 2, 3]
@@ -238,3 +238,30 @@ def test_an_undo_that_deals_hidden_cards_again_offers_the_cards_where_they_now_l
 def test_a_listing_keeps_a_domain_as_it_is_only_when_nothing_can_change_it(src, kept):
     from interpreter.codegen.options import own_list
     assert own_list(src) is kept
+
+
+def _among_actions(rules) -> set:
+    """The ids of the decisions among actions that are not a turn's steps (`react` windows, a `choose` of
+    actions), each listed by a generated function too."""
+    from interpreter.engine.flow import Step
+    from interpreter.engine.nodes import Choose
+    return {n.id for n in rules.nodes if isinstance(n, Choose) and n.actions is not None and type(n) is not Step}
+
+
+@pytest.mark.parametrize("path", shipped_rulesets() + hidden_games(), ids=lambda p: p.stem)
+def test_every_decision_among_actions_lists_as_the_engine_does(path):
+    rules = load(str(path))
+    ids = _among_actions(rules)
+    assert all(rules.nodes[i].listed is not None for i in ids)
+    compared = 0
+    for seed in range(4):
+        game = Game.new(rules, min(rules.min_players + seed % 2, rules.max_players), seed=seed, record=False)
+        rng = random.Random(seed)
+        for _ in range(300):
+            if game.is_over:
+                break
+            if game.state.pending[0] in ids:
+                assert list(game.state.pending[2]) == list(_engine_listing(game))
+                compared += 1
+            game.apply(rng.randrange(game.option_count()))
+    assert (compared > 0) == bool(ids), compared   # the games meet such decisions where a ruleset has them

@@ -17,7 +17,7 @@ from ..engine import flow as F
 from ..engine import nodes as N
 from ..engine.choices import Action
 from ..expr.compiler import new_namespace
-from ..expr.emit import Lines, build, comment
+from ..expr.emit import Lines, build, comment, where
 from .effects import Fuser
 from .decisions import emit_again, emit_decisions
 from .options import emit_options, emit_step
@@ -189,10 +189,13 @@ def _generate(rs, b) -> None:
         lines.add("")
         installs.append((choice, fname))
     for node in rs.nodes:
-        if type(node) is F.Step:
-            fname = b.ns.fresh_global(f"S_{node.name}")
-            lines.add(comment(f"the options of the step {node.name}"))
-            lines.node = node   # an error here is the step's (see Generated.fused_origin)
+        if type(node) is F.Step or (isinstance(node, N.Choose) and node.actions is not None):
+            # a step, and any other decision among actions (a `react` window, a `choose` of actions)
+            name = node.name if type(node) is F.Step else f"{node.text}_{node.id}"
+            fname = b.ns.fresh_global(f"S_{name}")
+            lines.add(comment(f"the options of the step {node.name}" if type(node) is F.Step
+                              else f"the options of the decision '{node.text}' ({where(node.loc)})"))
+            lines.node = node   # an error here is the decision's (see Generated.fused_origin)
             emit_step(b, node, fname)
             lines.node = None
             lines.add("")
