@@ -130,6 +130,18 @@ def test_ids_with_underscores_read_as_words():
     assert d.words("lay 1 reed_warbler in row 2") == "lay 1 reed warbler in row 2"
 
 
+def test_score_parts_read_as_words_on_the_board_and_at_the_end():
+    """Lanterns' parts hung, bonus and in_hand: 'in hand -38' beside a player, each once (its bonus is not shown
+    again as a variable), and 'in hand' heading the final table's column."""
+    from interpreter.agents import RandomAgent, play
+    game = Game.new(load("lanterns"), 2, seed=2)
+    mine = [line for _, line in screen_lines(board(game, 0), 0) if line.startswith(" you")][0]
+    assert mine.endswith("· hung 0 · bonus 0 · in hand -38"), mine
+    play(game, [RandomAgent(1), RandomAgent(2)])
+    head = [line for _, line in screen_lines(board(game, 0), 0) if line.startswith(" player")][0]
+    assert head.split() == ["player", "hung", "bonus", "in", "hand", "total"]
+
+
 def test_explain_says_what_players_see():
     from interpreter.explain import explain_markdown
     text = explain_markdown(load("cubirds"))
