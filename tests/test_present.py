@@ -142,6 +142,21 @@ def test_score_parts_read_as_words_on_the_board_and_at_the_end():
     assert head.split() == ["player", "hung", "bonus", "in", "hand", "total"]
 
 
+def test_a_variable_that_holds_a_player_names_it_as_the_board_does():
+    """Souk's offer_from and offer_to: "you" to the seat they name, the player's name to the others, and to an
+    onlooker; a text is shown as it is."""
+    game = Game.new(load("souk"), 2, seed=4)
+    rng = random.Random(1)
+    while not isinstance(game.state.vars.get("offer_to"), int):
+        game.apply(rng.randrange(len(game.decision.options)))
+    to, giver = int(game.state.vars["offer_to"]), int(game.state.vars["offer_from"])
+    names = ["Ann", "Bob"]
+    for seat, expected in ((to, ("you", names[giver])), (giver, (names[to], "you")), (None, (names[to], names[giver]))):
+        shown = {v["name"]: v["value"] for v in board(game, seat, names=names)["vars"]}
+        assert (shown["offer to"], shown["offer from"]) == expected, seat
+        assert shown["offer good"] == game.state.vars["offer_good"]
+
+
 def test_explain_says_what_players_see():
     from interpreter.explain import explain_markdown
     text = explain_markdown(load("cubirds"))

@@ -7,7 +7,7 @@ draw boards, never the state.
 """
 from __future__ import annotations
 
-from ..runtime.values import seat_name
+from ..runtime.values import Player, seat_name
 from .narrate import grouped, story
 from .steps import option_parts
 
@@ -31,6 +31,10 @@ def board(game, seat: int | None, names=None, story_from: int = 0) -> dict:
         "piles": [], "zones": [], "seats": [], "vars": [],
     }
     shown_vars = set(display.variables)
+
+    def who(p) -> str:
+        """A player as this seat reads it: "you", or the player's name."""
+        return "you" if p == seat else out["names"][p]
     for zd in display.zones:
         z = rs.zones[zd.name]
         value = view["zones"][zd.name]
@@ -57,11 +61,12 @@ def board(game, seat: int | None, names=None, story_from: int = 0) -> dict:
                                  "private": z.others_see != "cards"})
         for k, table in named["player_vars"].items():
             if k in shown_vars:
-                row["vars"].append({"name": words(k.replace("_", " ")), "value": _value(words, table[name])})
+                row["vars"].append({"name": words(k.replace("_", " ")),
+                                    "value": _value(words, table[name], g.pvars[k][p], who)})
         out["seats"].append(row)
     for k, v in named["vars"].items():
         if k in shown_vars and v is not None:   # a shown variable that holds nothing (none) is not drawn
-            out["vars"].append({"name": words(k.replace("_", " ")), "value": _value(words, v)})
+            out["vars"].append({"name": words(k.replace("_", " ")), "value": _value(words, v, g.vars[k], who)})
     lines = story(game, seat, story_from, names=[n if n != seat_name(p) else "" for p, n in enumerate(out["names"])])
     out["story"] = lines[-STORY_LINES:]
     out["decision"] = _decision(game, seat, words)
@@ -160,11 +165,16 @@ def _card(game, c) -> str:
     return words(rs.card_labels[c])
 
 
-def _value(words, v) -> str:
+def _value(words, v, raw=None, who=None) -> str:
+    """A variable's value as people read it: `v` as the seat's view gives it; `raw`, the value itself, tells a
+    player (named by `who`: "you", or its name) from a text that reads the same."""
     if isinstance(v, dict) and v.get("hidden"):
         return "?"
+    if who is not None and type(raw) is Player:
+        return who(int(raw))
     if isinstance(v, list):
-        return ", ".join(_value(words, x) for x in v) or "none"
+        raws = raw if type(raw) is list and len(raw) == len(v) else [None] * len(v)
+        return ", ".join(_value(words, x, r, who) for x, r in zip(v, raws)) or "none"
     if v is True:
         return "yes"
     if v is False:
