@@ -75,8 +75,9 @@ def verdict(a: dict) -> str:
             said.append(f"{where}: no detectable first-seat advantage (the interval includes an even share).")
     t = s["turns"]
     if t:
-        said.append(f"Games last {num(t['median'])} turns (median; 90% between {num(t['p5'])} and "
-                    f"{num(t['p95'])}).")
+        # turns are counted: the percentiles (interpolated between games) are read as whole turns
+        said.append(f"Games last {num(t['median'])} turns (median; 90% between {round(t['p5'])} and "
+                    f"{round(t['p95'])}).")
     if s["stalled"]:
         said.append(f"{pct(s['stalls']['rate'])} of games stall ({span(s['stalls']['rate_95'])}): a limit "
                     "ended them as draws.")

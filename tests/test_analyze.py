@@ -42,6 +42,15 @@ def test_the_verdict_says_what_a_designer_reads_first(scripted):
     assert v.endswith("Never taken: wait.")
 
 
+def test_the_verdict_reads_turns_as_whole_turns(scripted):
+    """Percentiles of game length fall between games (6.95 turns): the verdict says whole turns."""
+    import copy
+    from interpreter.analyze import verdict
+    a = copy.deepcopy(scripted)
+    a["summary"]["turns"].update(median=19, p5=6.95, p95=22.1)
+    assert "Games last 19 turns (median; 90% between 7 and 22)." in verdict(a)
+
+
 def test_a_ladder_of_the_agents_given():
     a = analyze(load(SCRIPTED), 2, ["random", "first"], 10, ladder_size=20)
     (step,) = a["ladder"]["steps"]
