@@ -153,8 +153,8 @@ def test_a_variable_that_holds_a_player_names_it_as_the_board_does():
     names = ["Ann", "Bob"]
     for seat, expected in ((to, ("you", names[giver])), (giver, (names[to], "you")), (None, (names[to], names[giver]))):
         shown = {v["name"]: v["value"] for v in board(game, seat, names=names)["vars"]}
-        assert (shown["offer to"], shown["offer from"]) == expected, seat
-        assert shown["offer good"] == game.state.vars["offer_good"]
+        assert (shown["offer to"], shown["offer by"]) == expected, seat   # its display names offer_from so
+        assert shown["wanted"] == game.state.vars["offer_good"]
 
 
 def test_explain_says_what_players_see():
@@ -388,3 +388,38 @@ limits: {turns: 4}
     # your own pile (a count for everyone, you too) is on your line, as the others' piles are on theirs
     assert any(line.startswith(" you") and "pile 2" in line for line in lines)
     assert any(line.startswith(" P2") and "pile 2 · hand 1" in line for line in lines)
+
+
+NAMED = """
+name: named
+players: {min: 2, max: 2}
+components:
+  card: {label: "c{v}", in: deck, cards: [{each: {v: [1, 2, 3, 4]}}]}
+zones:
+  deck: {visibility: public}
+variables:
+  n_taken: 0
+  last_cards: {value: [], text: the cards taken last}
+actions:
+  take:
+    label: take one
+    do:
+      - add: {n_taken: 1}
+      - set: {last_cards: 'take(deck, 1)'}
+      - move: {cards: last_cards, from: deck, to: deck, at: bottom}
+flow:
+  round: {turn: {steps: [take]}}
+display:
+  names: {n_taken: taken so far}
+limits: {turns: 4}
+"""
+
+
+def test_the_display_names_a_variable_on_the_board_and_in_the_story():
+    """`names` gives a variable its words on the board and in the story (else its id as words); a list given to
+    an empty one is told as what it is, not ' → c1'."""
+    game = Game.new(load_source(parse_text(NAMED, "named.yaml")), 2, seed=0)
+    game.apply(0)
+    b = board(game, 0)
+    assert {v["name"]: v["value"] for v in b["vars"]} == {"taken so far": "1", "last cards": "c1"}
+    assert "taken so far: 0 → 1 (+1)" in b["story"] and "last cards: c1" in b["story"], b["story"]

@@ -61,12 +61,12 @@ def board(game, seat: int | None, names=None, story_from: int = 0) -> dict:
                                  "private": z.others_see != "cards"})
         for k, table in named["player_vars"].items():
             if k in shown_vars:
-                row["vars"].append({"name": words(k.replace("_", " ")),
+                row["vars"].append({"name": words(k).replace("_", " "),
                                     "value": _value(words, table[name], g.pvars[k][p], who)})
         out["seats"].append(row)
     for k, v in named["vars"].items():
         if k in shown_vars and v is not None:   # a shown variable that holds nothing (none) is not drawn
-            out["vars"].append({"name": words(k.replace("_", " ")), "value": _value(words, v, g.vars[k], who)})
+            out["vars"].append({"name": words(k).replace("_", " "), "value": _value(words, v, g.vars[k], who)})
     lines = story(game, seat, story_from, names=[n if n != seat_name(p) else "" for p, n in enumerate(out["names"])])
     out["story"] = lines[-STORY_LINES:]
     out["decision"] = _decision(game, seat, words)

@@ -206,12 +206,12 @@ class Narrator:
             fmt = masked(self.game, hidden)   # a card the reader could not see where it lay: "a card"
         if type(new) is Player and type(old) is int:
             old = Player(old) if 0 <= old < self.game.state.n else old   # a seat before any was set
-        label = self.words(name.replace("_", " "))
+        label = self.words(name).replace("_", " ")   # the name the display gives it, else its id as words
         change = ""
         if all(type(v) is int for v in (old, new)):
             change = f" ({'+' if new > old else ''}{new - old})"
         who = "" if player < 0 else ("your " if player == self.reader else f"{seat(player, None, self.names)}'s ")
-        if old is None:   # a value given for the first time: what it is, not "none → it"
+        if old is None or old == []:   # a value given for the first time (or a list to an empty one): what it is
             return f"{who}{label}: {self.words(fmt(new))}"
         return f"{who}{label}: {self.words(fmt(old))} → {self.words(fmt(new))}{change}"
 
