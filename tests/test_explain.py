@@ -361,3 +361,13 @@ def test_no_ruleset_cites_a_path_of_this_repository():
     for name in bundled():
         for source in load(name).sources:
             assert "shared/" not in source and "seeds/" not in source, (name, source)
+
+
+def test_the_rulebook_calls_a_variable_what_the_display_names_it():
+    """`display: names` gives a variable its words in the rulebook too: in the list of what is kept and in the
+    actions' sentences, as on the board."""
+    from interpreter.explain import rulebook_markdown
+    from test_present import NAMED
+    lines = rulebook_markdown(load_text(NAMED, "named.yaml")).splitlines()
+    assert [line.strip() for line in lines if "taken so far" in line or "n taken" in line] == [
+        "- *taken so far* (starts at 0)", "- Add 1 to *taken so far*."]

@@ -150,7 +150,7 @@ class Book:
         parts = [f"{self.words(attrs[i].replace('_', ' '))} ({told(v)})" for i, v in zip(own, values)]
         out = "One card of every " + self.ph.items(parts, "and") + "."
         for name, rule in computed.items():
-            out += f" A card is *{self.words(name.replace('_', ' '))}* when " \
+            out += f" A card is *{self.words(name).replace('_', ' ')}* when " \
                    f"{self.ph.say(rule, {'it': P('it', 'card', poss='its')}, 'cond').replace('its ', 'its ', 1)}."
         return out
 
@@ -191,8 +191,8 @@ class Book:
             elif spec.visible == "nobody":
                 notes.append("bookkeeping nobody sees")
             text = f" — {flat(spec.text)}" if spec.text else ""
-            out.append(f"{who}*{self.words(name.replace('_', ' '))}*{text} ({'; '.join(notes)})" if notes
-                       else f"{who}*{self.words(name.replace('_', ' '))}*{text}")
+            out.append(f"{who}*{self.words(name).replace('_', ' ')}*{text} ({'; '.join(notes)})" if notes
+                       else f"{who}*{self.words(name).replace('_', ' ')}*{text}")
         return out
 
     # setup -----------------------------------------------------------------------------------------------------
@@ -366,7 +366,7 @@ class Book:
                 spec = procs.get(name)
                 body = spec.get("do") if isinstance(spec, dict) else spec
                 scope = dict(self.me, **self.tell.proc_scope(name))
-                out += [f"### {cap(self.words(name.replace('_', ' ')))}", ""] + self.tell.lines(body, scope) + [""]
+                out += [f"### {cap(self.words(name).replace('_', ' '))}", ""] + self.tell.lines(body, scope) + [""]
         return (["## Recurring steps", ""] + out) if out else []
 
     # the end and scoring ----------------------------------------------------------------------------------------

@@ -102,7 +102,7 @@ class Phrases:
     def local(self, name: str) -> P:
         """A name of the ruleset's own (a variable, a function's argument) in italics; a player where the
         ruleset reads a player's zone or variable of it."""
-        word = f"*{self.words(name.replace('_', ' '))}*"
+        word = f"*{self.words(name).replace('_', ' ')}*"
         if name in self.seats:
             return P(word, "player", poss=f"{word}'s")
         return P(word, "value")
@@ -328,7 +328,7 @@ class Phrases:
             if name in self.seats:
                 return self.local(name)
             kind = "flag" if isinstance(v, bool) else "number" if isinstance(v, int) else "value"
-            return P(f"*{self.words(name.replace('_', ' '))}*", kind)
+            return P(f"*{self.words(name).replace('_', ' ')}*", kind)
         raise NoWords()
 
     def attr_of(self, subject: P, name: str) -> P:
@@ -341,7 +341,7 @@ class Phrases:
             spec = rs.var_specs.get(name)
             if spec is not None and spec.per_player:
                 kind = "flag" if isinstance(spec.value, bool) else "number" if isinstance(spec.value, int) else "value"
-                return P(f"{subject.poss} *{self.words(name.replace('_', ' '))}*", kind)
+                return P(f"{subject.poss} *{self.words(name).replace('_', ' ')}*", kind)
             raise NoWords()
         word = self.words(name.replace("_", " "))
         if subject.kind in ("card", "value") and name in self.attrs:
