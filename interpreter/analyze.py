@@ -4,6 +4,8 @@ the games, end reasons, stalls, the actions never or always taken, and a verdict
 analysis/page.py draws it as a self-contained HTML page."""
 from __future__ import annotations
 
+import math
+
 from .analysis.report import num, pct, span
 from .analysis.runner import Runner
 from .analysis.simulation import Table, counter_names, game_failed
@@ -75,9 +77,9 @@ def verdict(a: dict) -> str:
             said.append(f"{where}: no detectable first-seat advantage (the interval includes an even share).")
     t = s["turns"]
     if t:
-        # turns are counted: the percentiles (interpolated between games) are read as whole turns
-        said.append(f"Games last {num(t['median'])} turns (median; 90% between {round(t['p5'])} and "
-                    f"{round(t['p95'])}).")
+        # turns are counted: the percentiles (interpolated between games) are read as whole turns, outward
+        said.append(f"Games last {num(t['median'])} turns (median; 90% between {math.floor(t['p5'])} and "
+                    f"{math.ceil(t['p95'])}).")
     if s["stalled"]:
         said.append(f"{pct(s['stalls']['rate'])} of games stall ({span(s['stalls']['rate_95'])}): a limit "
                     "ended them as draws.")

@@ -43,12 +43,13 @@ def test_the_verdict_says_what_a_designer_reads_first(scripted):
 
 
 def test_the_verdict_reads_turns_as_whole_turns(scripted):
-    """Percentiles of game length fall between games (6.95 turns): the verdict says whole turns."""
+    """Percentiles of game length fall between games (6.95 turns): the verdict says whole turns, outward (a
+    range never narrower than the games')."""
     import copy
     from interpreter.analyze import verdict
     a = copy.deepcopy(scripted)
     a["summary"]["turns"].update(median=19, p5=6.95, p95=22.1)
-    assert "Games last 19 turns (median; 90% between 7 and 22)." in verdict(a)
+    assert "Games last 19 turns (median; 90% between 6 and 23)." in verdict(a)
 
 
 def test_a_ladder_of_the_agents_given():

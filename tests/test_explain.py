@@ -364,10 +364,11 @@ def test_no_ruleset_cites_a_path_of_this_repository():
 
 
 def test_the_rulebook_calls_a_variable_what_the_display_names_it():
-    """`display: names` gives a variable its words in the rulebook too: in the list of what is kept and in the
-    actions' sentences, as on the board."""
+    """`display: names` gives a variable its words in the rulebook too: in the list of what is kept, in the
+    actions' sentences and in the scoring, as on the board (and a score part its name)."""
     from interpreter.explain import rulebook_markdown
     from test_present import NAMED
     lines = rulebook_markdown(load_text(NAMED, "named.yaml")).splitlines()
     assert [line.strip() for line in lines if "taken so far" in line or "n taken" in line] == [
-        "- *taken so far* (starts at 0)", "- Add 1 to *taken so far*."]
+        "- *taken so far* (starts at 0)", "- Add 1 to *taken so far*.",
+        "**Scoring.** You score *taken so far* times 2 (*points*)."]   # the score part by its name too

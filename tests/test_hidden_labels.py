@@ -137,9 +137,10 @@ LINT = [
     ('next(me).hand where colour == \\"red\\"', "take {count(card.colour)}", True),
     ("deck", "draw {card.colour}", True),
     ("pile", "take {card.colour}", False),   # a top zone: its top card shows
-    # a call around the zone: its items are not the zone's cards (groups of the chooser's own hand here)
-    ("groups(me.hand, colour)", "play {first(card)}", False),
+    # a call around the zone: the zone it reads says who may see the cards (the chooser's own hand, another's)
     ('groups(me.hand where colour != \\"red\\", colour)', "play {first(card).colour}", False),
+    ('sort(next(me).hand where colour != \\"red\\")', "take {card.colour}", True),
+    ("groups(players[1].hand, colour)", "take {first(card).colour}", True),
 ]
 
 

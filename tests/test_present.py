@@ -409,8 +409,10 @@ actions:
       - move: {cards: last_cards, from: deck, to: deck, at: bottom}
 flow:
   round: {turn: {steps: [take]}}
+scoring:
+  parts: {pts_now: n_taken * 2}
 display:
-  names: {n_taken: taken so far}
+  names: {n_taken: taken so far, pts_now: points}
 limits: {turns: 4}
 """
 
@@ -423,3 +425,19 @@ def test_the_display_names_a_variable_on_the_board_and_in_the_story():
     b = board(game, 0)
     assert {v["name"]: v["value"] for v in b["vars"]} == {"taken so far": "1", "last cards": "c1"}
     assert "taken so far: 0 → 1 (+1)" in b["story"] and "last cards: c1" in b["story"], b["story"]
+    # a score part too: beside each player and at the end (else its id as words)
+    assert [line for _, line in screen_lines(b, 0) if line.startswith(" you")][0].endswith("points 2")
+    while not game.is_over:
+        game.apply(0)
+    head = [line for _, line in screen_lines(board(game, 0), 0) if line.startswith(" player")][0]
+    assert head.split() == ["player", "points"]
+
+
+def test_a_list_emptied_is_told_as_none():
+    text = NAMED.replace("      - set: {last_cards: 'take(deck, 1)'}\n      - move: {cards: last_cards, from: deck, "
+                         "to: deck, at: bottom}", "      - set: {last_cards: 'take(deck, 1) if n_taken == 1 else []'}")
+    assert text != NAMED
+    game = Game.new(load_source(parse_text(text, "named.yaml")), 2, seed=0)
+    game.apply(0)
+    game.apply(0)
+    assert "last cards: c1 → none" in board(game, 0)["story"], board(game, 0)["story"]

@@ -183,8 +183,9 @@ def emit_options(builder, choice, fname: str, when=None) -> None:
 
 
 def emit_step(builder, step, fname: str) -> None:
-    """Write `def fname(g, e, me)`: every option of a step's actions as (action index, arguments), and the
-    step's pass (-1, ()) when it is optional and there is something to pass on. An action with subset
+    """Write `def fname(g, e, me)`: every option of a decision's actions (a step's, a `react` window's, a
+    `choose` of actions') as (action index, arguments), and its pass (-1, ()) when it is optional and there is
+    something to pass on. An action with subset
     arguments gives the options its own function lists and the engine keeps (those whose subsets can be
     picked, engine/choices.py)."""
     lines = builder.lines

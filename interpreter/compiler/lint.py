@@ -148,6 +148,28 @@ _DOMAIN = re.compile(r"^\s*(?:(?P<owner>[A-Za-z_][\w\[\]() ]*?)\s*\.\s*)?(?P<zon
 _HOLE = re.compile(r"\{([^{}]*)\}")
 
 
+def _inside_call(text: str) -> str:
+    """The first argument of a call that is the whole text (`sort(next(me).hand where v > 0)`, `groups(me.hand,
+    suit)`): the cards it is made of, whose zone says who may see them; else the text itself."""
+    m = re.match(r"\s*[A-Za-z_]\w*\s*\(", text)
+    if m is None:
+        return text
+    depth, first = 0, None
+    for i in range(m.end() - 1, len(text)):
+        ch = text[i]
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+            if depth == 0:
+                if text[i + 1:].strip():
+                    return text   # the call is followed by more (`next(me).hand`): not a call around it all
+                return _inside_call(text[m.end():first if first is not None else i])
+        elif ch == "," and depth == 1 and first is None:
+            first = i
+    return text
+
+
 def _unseen_by(zones: dict, owner: str | None, zone: str) -> bool:
     """Whether the chooser (`me`) may be unable to see the cards of `zone` (a compiled Zone), named through
     `owner` (None: a shared zone): the level it is shown is only a count or nothing ("top" may show it)."""
@@ -171,10 +193,10 @@ def hidden_in_labels(data: dict, zones: dict) -> list:
             continue
         unseen = {}
         for arg, domain in spec["args"].items():
-            m = _DOMAIN.match(str(domain)) if isinstance(domain, str) else None
+            m = _DOMAIN.match(_inside_call(domain)) if isinstance(domain, str) else None
             owner = m.group("owner") if m else None
             if owner is not None and owner.count("(") != owner.count(")"):
-                continue   # a call around the zone (`groups(me.hand where ..., a)`): its items are not its cards
+                continue   # not a path to a zone: unsure, so nothing said
             if m and _unseen_by(zones, owner, m.group("zone")):
                 unseen[str(arg)] = m.group("zone")
         if not unseen:

@@ -110,7 +110,6 @@ class Step(Choose):
     """One step of a turn: the current player (or `player`, or several `players` at once) chooses one
     of the legal options of the listed actions; an optional step adds "pass"; no option, no step."""
 
-    listed = None   # generated code (codegen/options.py): (g, env, player) -> every action's options, and the pass
     # generated code (codegen/turns.py): (vm, g, frame, option, player) -> a choice of this step applied and
     # the game run on to its next decision (true: the VM stops; false: it goes on; None: not applied)
     after = None

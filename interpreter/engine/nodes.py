@@ -203,7 +203,8 @@ class Choose(Node):
         # whether an option may leave items to pick (subset arguments, engine/picks.py)
         self.picks = any(c is not None and c.subsets for c in (actions if actions is not None else (choice,)))
 
-    listed = None   # a step's generated listing (codegen/options.py, emit_step): (g, env, player) -> its options
+    listed = None   # the generated listing of a decision among actions (codegen/options.py, emit_step; a step, a
+    #                 `react` window, a `choose` of actions): (g, env, player) -> its options, and the pass
     generated = None   # the generated module its options are listed by (for the place of an error there)
 
     def origin(self, exc):

@@ -398,7 +398,7 @@ class Book:
                 named = "" if f"*{name}*" in told else f" (*{name}*)"
                 out += ["", f"**Scoring.** You score {told}{named}."]
             else:
-                out += ["", "**Scoring.** You score:", ""] + [f"- *{self.words(n)}*: {t}" for n, t in scored]
+                out += ["", "**Scoring.** You score:", ""] + [f"- *{self.words(n).replace('_', ' ')}*: {t}" for n, t in scored]
                 out += ["", "Your score is the sum of these."]
             out.append("")
             out.append("When the end does not name the winners, the highest score wins.")

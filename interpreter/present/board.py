@@ -29,6 +29,8 @@ def board(game, seat: int | None, names=None, story_from: int = 0) -> dict:
         "names": [names[p] if p < len(names) and names[p] else seat_name(p) for p in range(g.n)],
         "round": g.round, "turn": g.turn, "current": view["current"],
         "piles": [], "zones": [], "seats": [], "vars": [],
+        # each score part's words (the display's name for it, else its id as words): pages show these
+        "score_names": {name: words(name).replace("_", " ") for name, _ in rs.scoring.parts},
     }
     shown_vars = set(display.variables)
 
@@ -217,7 +219,7 @@ def _decision(game, seat, words) -> dict | None:
 def _result(game, result, words) -> dict:
     parts = [name for name, _ in game.rs.scoring.parts]
     return {"reason": words(result["reason"]), "winners": [seat_name(w) for w in result["winners"]],
-            "parts": parts, "scores": [{p: row[p] for p in parts + ["total"]} for row in result["scores"]],
+            "parts": parts, "part_names": [words(p).replace("_", " ") for p in parts], "scores": [{p: row[p] for p in parts + ["total"]} for row in result["scores"]],
             "turns": result["turns"], "rounds": result["rounds"], "stalled": result["stalled"]}
 
 

@@ -211,9 +211,11 @@ class Narrator:
         if all(type(v) is int for v in (old, new)):
             change = f" ({'+' if new > old else ''}{new - old})"
         who = "" if player < 0 else ("your " if player == self.reader else f"{seat(player, None, self.names)}'s ")
-        if old is None or old == []:   # a value given for the first time (or a list to an empty one): what it is
-            return f"{who}{label}: {self.words(fmt(new))}"
-        return f"{who}{label}: {self.words(fmt(old))} → {self.words(fmt(new))}{change}"
+        def text(v):   # an empty list reads "none", as on the board
+            return "none" if v == [] else self.words(fmt(v))
+        if old is None or old == []:   # a value given for the first time (or to an empty list): what it is
+            return f"{who}{label}: {text(new)}"
+        return f"{who}{label}: {text(old)} → {text(new)}{change}"
 
     def between_shared(self, src, dst) -> bool:
         return self.layout.owner_of(src)[1] is None and self.layout.owner_of(dst)[1] is None

@@ -104,7 +104,7 @@ def screen_lines(b: dict, story_lines: int = STORY_ON_SCREEN, width: int = 100) 
                 else:
                     bits.append(f"{label} ({m['count']}): {cards_text(m)}")
         bits += [f"{v['name']} {v['value']}" for v in s["vars"]]
-        bits += [f"{k.replace('_', ' ')} {v}" for k, v in s["scores"].items()]   # a part's name as words
+        bits += [f"{b['score_names'].get(k, k)} {v}" for k, v in s["scores"].items()]
         # whose move it is: the current player, or everyone a simultaneous decision asks
         now = s["seat"] in b["together"] if b.get("together") else b["current"] == s["seat"]
         style = "green" if s["you"] else ("yellow" if now else "")
@@ -163,7 +163,8 @@ def result_lines(r: dict, you: str | None = None, names: dict | None = None) -> 
         cols = parts + (["total"] if len(parts) > 1 else [])
         rows = [("you" if f"P{i + 1}" == you else who(f"P{i + 1}")) for i in range(len(r["scores"]))]
         width = max(8, *(len(x) for x in rows))
-        out.append(("", f" {'player':<{width}} " + "  ".join(f"{c.replace('_', ' '):>10}" for c in cols)))
+        shown = dict(zip(parts, r.get("part_names") or parts))
+        out.append(("", f" {'player':<{width}} " + "  ".join(f"{shown.get(c, c):>10}" for c in cols)))
         for label, row in zip(rows, r["scores"]):
             out.append(("", f" {label:<{width}} " + "  ".join(f"{row[c]!s:>10}" for c in cols)))
     return out

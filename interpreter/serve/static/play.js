@@ -85,7 +85,7 @@ function drawSeats(b) {
     sec.dataset.seat = s.seat;
     const head = el("h2", "", (s.you ? "You, " : "") + s.seat + (s.name !== s.seat ? ` (${s.name})` : ""));
     const facts = [...s.vars.map((v) => `${v.name} ${v.value}`),
-                   ...Object.entries(s.scores).map(([k, v]) => `${k.replaceAll("_", " ")} ${v}`)];
+                   ...Object.entries(s.scores).map(([k, v]) => `${(b.score_names || {})[k] || k} ${v}`)];
     if (facts.length) head.appendChild(el("span", "facts", facts.join(" · ")));
     if (b.agents && b.agents[Number(s.seat.slice(1)) - 1] !== "human") head.appendChild(el("span", "bot", "bot"));
     sec.appendChild(head);
@@ -228,7 +228,8 @@ function drawResult(b) {
   const t = el("table");
   const cols = r.parts.concat(r.parts.length > 1 ? ["total"] : []);
   const head = el("tr");
-  ["player", ...cols].forEach((c) => head.appendChild(el("th", "", c.replaceAll("_", " "))));
+  const shown = Object.fromEntries(r.parts.map((p, i) => [p, (r.part_names || r.parts)[i]]));
+  ["player", ...cols].forEach((c) => head.appendChild(el("th", "", shown[c] || c)));
   t.appendChild(head);
   r.scores.forEach((row, i) => {
     const tr = el("tr");
