@@ -154,7 +154,7 @@ def _inside_call(text: str) -> str:
     m = re.match(r"\s*[A-Za-z_]\w*\s*\(", text)
     if m is None:
         return text
-    depth, first = 0, None
+    depth, comma = 0, None   # comma: where the first argument ends
     for i in range(m.end() - 1, len(text)):
         ch = text[i]
         if ch in "([":
@@ -164,9 +164,9 @@ def _inside_call(text: str) -> str:
             if depth == 0:
                 if text[i + 1:].strip():
                     return text   # the call is followed by more (`next(me).hand`): not a call around it all
-                return _inside_call(text[m.end():first if first is not None else i])
-        elif ch == "," and depth == 1 and first is None:
-            first = i
+                return _inside_call(text[m.end():comma if comma is not None else i])
+        elif ch == "," and depth == 1 and comma is None:
+            comma = i
     return text
 
 

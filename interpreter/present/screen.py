@@ -104,7 +104,7 @@ def screen_lines(b: dict, story_lines: int = STORY_ON_SCREEN, width: int = 100) 
                 else:
                     bits.append(f"{label} ({m['count']}): {cards_text(m)}")
         bits += [f"{v['name']} {v['value']}" for v in s["vars"]]
-        bits += [f"{b['score_names'].get(k, k)} {v}" for k, v in s["scores"].items()]
+        bits += [f"{b.get('score_names', {}).get(k, k)} {v}" for k, v in s["scores"].items()]
         # whose move it is: the current player, or everyone a simultaneous decision asks
         now = s["seat"] in b["together"] if b.get("together") else b["current"] == s["seat"]
         style = "green" if s["you"] else ("yellow" if now else "")
