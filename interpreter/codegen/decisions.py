@@ -13,10 +13,8 @@ generated line that raised it (Generated.fused_origin), as the VM would tell it.
 from __future__ import annotations
 
 from ..effects.choices import Choose
-from ..engine import flow as F
-from ..engine.nodes import Again
-from ..expr.emit import comment, key
-from .turns import again_step, apply_actions, ask_again, count_block, open_applier
+from ..expr.emit import key
+from .turns import again_step, apply_actions, ask_again, count_block, open_applier, whole_runs
 
 
 def emit_decisions(b, fuser, runs) -> list:
@@ -24,7 +22,7 @@ def emit_decisions(b, fuser, runs) -> list:
     what writes effects (a chosen action's effects are written into the function); `runs`: the segments,
     (block id, start, end, function name, whether it ends in a tail)."""
     rs, lines = b.rs, b.lines
-    whole = {bid: fname for bid, i, j, fname, tail in runs if i == 0 and j == len(rs.blocks[bid]) and not tail}
+    whole = whole_runs(rs, runs)
     out, seen = [], set()
     for bid, block in enumerate(rs.blocks):
         for k, node in enumerate(block):
@@ -93,13 +91,11 @@ def emit_again(b, fuser, runs, listed: dict, done=frozenset()) -> list:
     counted and the step asked again, as Again.block_end and Step.run do; a pass, or a loop asked as often as
     it may be, is left to Choose.resume and the VM. Returns [(step, function name)]."""
     rs, lines = b.rs, b.lines
-    whole = {bid: fname for bid, i, j, fname, tail in runs if i == 0 and j == len(rs.blocks[bid]) and not tail}
+    whole = whole_runs(rs, runs)
     out = []
     for loop in rs.nodes:
-        if type(loop) is not Again or len(rs.blocks[loop.body]) != 1:
-            continue
-        step = rs.blocks[loop.body][0]
-        if id(step) in done or again_step(rs, loop, listed) is None:
+        step = again_step(rs, loop, listed)
+        if step is None or id(step) in done:
             continue   # a turn's step asked again has its applier from codegen/turns.py (a pass goes on there)
         fname = b.ns.fresh_global(f"A_{step.name}")
         lines.node = step

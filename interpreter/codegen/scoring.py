@@ -13,7 +13,6 @@ import re
 
 from ..expr.emit import comment
 from ..expr.parser import argument_of
-from ..runtime.operators import ERRORS, located
 
 
 # the cards of a zone read without a walk (a shared zone, or a player's of `me` or of the current player)

@@ -47,7 +47,7 @@ def emit_turns(b, fuser, runs, listed: dict, ends: dict) -> tuple[list, list]:
     writer = _Writer(b, body, segments, fuser)
     writer.start(start, loop, steps, listed)
     writer.end(end, start, loop, steps, ends)
-    whole = {bid: fname for bid, i, j, fname, tail in runs if i == 0 and j == len(rs.blocks[bid]) and not tail}
+    whole = whole_runs(rs, runs)
     after = []
     for k, step in enumerate(rs.blocks[steps.body]):
         fname = writer.after(k, step, steps, listed, whole, end)
@@ -66,6 +66,11 @@ def open_applier(lines, fname: str, what: str, guard: str, why: str) -> None:
         lines.add(comment(what))
         lines.add(f"if {guard}:")
         lines.add(f"    return None   # {why}")
+
+
+def whole_runs(rs, runs) -> dict:
+    """Block id -> the segment function that runs the whole block (none of its effects asks a decision)."""
+    return {bid: fname for bid, i, j, fname, tail in runs if i == 0 and j == len(rs.blocks[bid]) and not tail}
 
 
 def count_block(lines, size: int) -> None:
@@ -298,17 +303,20 @@ class _Writer:
         b, lines = self.b, self.lines
         limit = loop.limit
         depth = lines.depth
-        frame = f"stack.append(_f := [vm.rs.blocks[{int(loop.body)}], 1, e, {int(loop.id)}, [1, {{}}, 0]])"
+
+        def push(most: str) -> None:   # the loop's frame: its first pass of `most` at most, no free action yet
+            lines.add(f"stack.append(_f := [vm.rs.blocks[{int(loop.body)}], 1, e, {int(loop.id)}, [1, {most}, 0]])")
+
         if getattr(limit, "constant", None) is not None and type(limit.constant[0]) is int:
             most = min(limit.constant[0], MAX_LOOP)
             if most < 1:
                 return   # never asked: the VM pushes nothing
-            lines.add(frame.format(int(most)))
+            push(str(int(most)))
         else:
             lines.add(f"_n = min({b.ns.const(limit, 'K_limit')}(g, e, None), {int(MAX_LOOP)})")
             lines.add("if _n >= 1:")
             lines.depth += 1
-            lines.add(frame.format("_n"))
+            push("_n")
         lines.node = step
         ask_looped(b, step, listed)
         lines.add("_f = stack[-1]")
