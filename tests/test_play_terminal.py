@@ -12,6 +12,7 @@ from interpreter import Game, load
 from interpreter.agents import Request, make_agent
 from interpreter.present import terminal
 from interpreter.present.narrate import story
+from test_error_places import HEAD, place   # the cards, zones and setup of a ruleset that fails
 
 
 def play(args, answers, env=None):
@@ -220,24 +221,7 @@ def test_every_kind_of_card_has_a_colour_of_its_own():
     assert birds["duck"] != birds["reed"] and birds["robin"] != birds["owl"]
 
 
-FAILING_PLAY = """
-name: failing-play
-players: {min: 2, max: 2}
-components:
-  card:
-    label: "{colour} {value}"
-    in: deck
-    cards:
-      - {each: {colour: [red, blue], value: [1, 2, 3]}}
-zones:
-  deck: {visibility: count}
-  hand: {per_player: true, visibility: owner}
-  pile: {visibility: public}
-variables:
-  zero: 0
-setup:
-  - shuffle: deck
-  - deal: {from: deck, to: hand, count: 3}
+FAILING_PLAY = "name: failing-play\n" + HEAD + """\
 actions:
   divide:
     do:
@@ -262,8 +246,9 @@ def test_a_choice_the_ruleset_fails_on_is_told_at_its_line_and_the_game_goes_on(
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
     at = next(i for i, line in enumerate(lines) if "the ruleset cannot play this choice" in line)
-    assert lines[at + 1].startswith(f" {path}:22:9: ruleset error in 'set': division by zero")
-    assert lines[at + 2] == "     " + FAILING_PLAY.splitlines()[21]
-    assert lines[at + 3] == " " * 13 + "^"
+    line, col = place(FAILING_PLAY, "set: {zero: '1 / zero'}")
+    assert lines[at + 1].startswith(f" {path}:{line}:{col}: ruleset error in 'set': division by zero")
+    assert lines[at + 2] == "     " + FAILING_PLAY.splitlines()[line - 1]
+    assert lines[at + 3] == " " * (4 + col) + "^"
     assert "refused" not in r.output
     assert r.output.count(" 1 divide ") >= 2   # asked again, the same options
