@@ -290,3 +290,171 @@ def test_steps_asked_again_are_entered_and_passed_as_the_vm_did(case, digest, de
             break
         game.apply(rng.randrange(game.option_count()))
     assert (h.hexdigest()[:16], len(game.state.history)) == (digest, decisions)
+
+
+TOGETHER = """\
+name: together
+players: {min: 2, max: 4}
+components:
+  card:
+    in: deck
+    cards:
+      - {value: 1, count: 6}
+      - {value: 2, count: 6}
+      - {value: 3, count: 6}
+zones:
+  deck: {visibility: count}
+  hand: {per_player: true}
+  pile: {}
+variables: {x: 0, calls: 0}
+player_variables: {score: 0}
+actions:
+  take:
+    when: count(deck) > 4
+    do:
+      - move: {from: deck, to: me.hand, count: 1}
+  grab:
+    args: {card: deck}
+    if: GRAB
+    do:
+      - move: {cards: card, from: deck, to: me.hand}
+  drop:
+    args: {card: me.hand}
+    do:
+      - move: {cards: card, from: me.hand, to: pile}
+      - set: {x: 'x + card.value'}
+      - set: {me.score: 'me.score + card.value'}
+  give:
+    when: count(me.hand) > 1
+    do:
+      - choose:
+          player: next(me)
+          prompt: take a card
+          args: {c: me.hand}
+          do:
+            - move: {cards: '[c]', from: me.hand, to: next(me).hand}
+  stop:
+    when: x > 6
+    do: [end_turn]
+  close:
+    when: count(pile) > 5
+    do:
+      - move: {from: pile, to: deck, count: all}
+      - set: {calls: 'calls + 1'}
+      - end_round
+flow:
+  ends:
+    - when: ENDS
+      reason: the pile is full
+  round:
+    start:
+      - shuffle: deck
+      - deal: {from: deck, to: hand, count: 2}
+    ends:
+      - when: count(deck) < 3
+        reason: the deck is low
+    end:
+      - move: {from: pile, to: deck, count: all}
+      - for_each: p
+        in: players
+        do:
+          - move: {from: p.hand, to: deck, count: all}
+    turn:
+      steps:
+        - {name: bidding, players: WHO, actions: [take, grab, drop, give, stop, close], optional: true, if: 'WHEN'}
+        - {name: dropping, actions: [drop, stop], optional: true}
+scoring:
+  parts:
+    score: me.score
+limits:
+  turns: 60
+"""
+
+TOGETHER_PLAIN = {"WHO": "players", "WHEN": "true", "ENDS": "x > 20", "GRAB": "false"}
+
+
+def together(**parts):
+    text = TOGETHER
+    for k, v in {**TOGETHER_PLAIN, **parts}.items():
+        text = text.replace(k, v)
+    return text
+
+
+# digests of seeded random games (2, 3 and 4 players, seeds 1 and 2), or the error they stopped at with the
+# choices that led there, taken at 50bae43, when the VM collected and applied every choice of a step of
+# several players (Choose.run and Choose.resume)
+@pytest.mark.parametrize("parts, digests", [
+    ({},
+     ['88d468a364366e43',
+     'e361ac4b87cb4294',
+     '308e46459db7d94b',
+     '0ad2df2e3dac3186',
+     '86162c26284b731b',
+     'e76e5b2430e5151f']),
+    ({'WHO': 'others(current)'},
+     ['432843fe19da4169',
+     '9155fe7a02569e17',
+     '7da5460f3f21a634',
+     '11652ffe6fd7fab2',
+     'e31b4b9bbecec620',
+     'e1e081e3e5c2eb72']),
+    ({'WHEN': 'turn % 3 != 1'},
+     ['80ee9a3d5a7e6e27',
+     'd362a1eb793034c6',
+     '9d6d5771bdb3c2fd',
+     '179a4ea02d32d12a',
+     '70eecad55da08b1b',
+     'aa9be3d9eeb6dd84']),
+    ({'GRAB': 'card.value == 3 and x > 4'},
+     [('together.yaml:25:9: a card to move is not in the source zone (move)',
+      [1, 4, 0, 2, 1, 3, 3, 7, 1, 1, 1]),
+     '843ba5dbea1978ec',
+     ('together.yaml:25:9: a card to move is not in the source zone (move)',
+      [1, 4, 0, 1, 0, 3, 3, 1, 1, 6, 1, 1]),
+     'ba1932861e6323db',
+     '0f4bc307da303537',
+     '2147d08d68577e79']),
+    ({'WHO': "'filter(players, it != current)'", 'ENDS': 'x > 9'},
+     ['454d276119b3bef1',
+     'b2d072ed36283750',
+     'f6e9c740a6f08090',
+     'c6ff26c9fbcde54e',
+     'b430f97f8b5854bd',
+     'bfd2d91c57f511e1']),
+])
+def test_a_step_of_several_players_is_asked_collected_and_applied_as_the_vm_did(parts, digests):
+    """A step of several players at once (`players:`, `until: all`) asked and applied by generated code
+    (codegen/turns.py, asked_together and after_together): every chooser's options listed from one state, the
+    choices kept, then applied in priority order (seat `turn mod players` first); a pass does nothing; an
+    action that ends the turn or the round stops the later choices as in the VM; an action whose effects ask a
+    decision (give) left to the VM; a card taken twice fails where the VM failed."""
+    rules = load_text(together(**parts), "together.yaml")
+    step = next(node for node in rules.nodes if getattr(node, "name", None) == "bidding")
+    assert step.after is not None and step.after.__name__.startswith("A_bidding")
+    got = []
+    for players in (2, 3, 4):
+        for seed in (1, 2):
+            game = played(rules, players, seed, 150)
+            got.append(game if isinstance(game, tuple) else digest(game))
+    assert got == digests
+
+
+def test_a_game_saved_while_several_players_choose_goes_on_alike():
+    rules = load_text(together(), "together.yaml")
+    game = Game.new(rules, 4, seed=3)
+    rng = random.Random(3)
+    saved = 0
+    for _ in range(60):
+        if game.is_over:
+            break
+        frame = game.state.stack[-1]
+        if frame[4] and frame[4].get("chosen"):   # some have chosen, others have not yet
+            saved += 1
+            back = Game.from_json(rules, json.loads(json.dumps(game.to_json())))
+            i = rng.randrange(game.option_count())
+            game.apply(i)
+            back.apply(i)
+            assert back.to_json() == game.to_json()
+        else:
+            game.apply(rng.randrange(game.option_count()))
+    assert saved >= 5

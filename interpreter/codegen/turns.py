@@ -146,6 +146,20 @@ def asked(lines, step, listed) -> None:
     lines.add("    return True")
 
 
+def asked_together(b, step, listed) -> None:
+    """The options of every chooser of a step of several players listed from the same state (in the order
+    `players` gives them; a chooser with none is left out), its hold frame pushed and the first chooser asked,
+    as Choose.run does; the statements return there, else (nobody has an option) go on."""
+    lines, sid = b.lines, int(step.id)
+    who = b.ns.const(step.players, "K_players")
+    lines.add(f"_q = [(_p, tuple({listed[id(step)]}(g, e, _p))) for _p in N_as_players(g, {who}(g, e, None), "
+              "'choosers')]")
+    lines.add("_q = [_x for _x in _q if _x[1]]")
+    lines.add("if _q:")
+    lines.add(f"    g.stack.append([(), 0, e, {sid}, {{'queue': _q, 'chosen': [], 'at': len(g.history)}}])")
+    lines.add(f"    return vm.ask({sid}, _q[0][0], _q[0][1])")
+
+
 def apply_actions(b, fuser, step, whole) -> None:
     """Statements that apply the option `(_i, _args)` of a step chosen by `_player` (a pass does nothing), as
     Choose._apply does: an action whose effects never ask a decision written in place (`whole`: block id ->
@@ -266,6 +280,17 @@ class _Writer:
                 and (when is None or getattr(when, "tree", None) is not None
                      or getattr(when, "constant", None) is not None))
 
+    @staticmethod
+    def together(step, listed) -> bool:
+        """A step of several players at once asked inline (every chooser's options listed, the first asked),
+        its choices collected and applied by its `A_` (after_together): all must choose, its options generated
+        and without subsets, not asked again, no actions at any time, its `when` writable."""
+        when = getattr(step, "when", None)
+        return (type(step) is F.Step and step.players is not None and step.until == "all" and not step.picks
+                and not step.looped and not step.free and listed.get(id(step)) is not None
+                and (when is None or getattr(when, "tree", None) is not None
+                     or getattr(when, "constant", None) is not None))
+
     def ask_steps(self, first, steps, listed) -> bool:
         """Statements that ask the steps from number `first` on (the steps' frame is `_f`, the turn's
         environment `e`, its `me` in `me`), the first that offers options asking; false when a step is left
@@ -283,7 +308,8 @@ class _Writer:
                 self.enter_again(step, looped, listed)
                 continue
             probed(lines, step)
-            if not self.plain(step, listed):
+            together = self.together(step, listed)
+            if not together and not self.plain(step, listed):
                 lines.add(f"_f[1] = {k}   # left to the VM")
                 lines.add("return False")
                 return False
@@ -292,7 +318,10 @@ class _Writer:
             if when is not None:
                 lines.add(f"if {emit_expr(when, b.names, b.ns, {'me': 'me'})}:")
                 lines.depth += 1
-            asked(lines, step, listed)
+            if together:
+                asked_together(b, step, listed)
+            else:
+                asked(lines, step, listed)
             lines.depth = depth
         return True
 
@@ -332,6 +361,8 @@ class _Writer:
         looped = again_step(b.rs, step, listed)
         if looped is not None:
             return self.after_again(k, step, looped, steps, listed, whole, turn_end)
+        if self.together(step, listed):
+            return self.after_together(k, step, steps, listed, whole, turn_end)
         if not self.plain(step, listed) or step.picks or step.looped or step.free:
             return None
         fname = b.ns.fresh_global(f"A_{step.name}")
@@ -347,6 +378,55 @@ class _Writer:
             lines.add("stack = g.stack")
             lines.add("if not stack or stack[-1] is not _f:")
             lines.add("    return False")
+            self.later_steps(k, steps, listed, turn_end)
+        lines.add("")
+        lines.node = None
+        return fname
+
+    def after_together(self, k, step, steps, listed, whole, turn_end) -> str:
+        """`A_<step>` of step number k when several players choose at once (the hold frame `_f` on top, as
+        Choose.run left it): a choice kept and the next chooser asked, as Choose.resume does; the last choice
+        in, every choice that does something applied in priority order (the seat `turn mod players` first),
+        each action's effects written in place, then the later steps asked. When a chosen action's effects
+        ask a decision, the function returns None before it changes anything: Choose.resume pushes them."""
+        b, lines = self.b, self.lines
+        fname = b.ns.fresh_global(f"A_{step.name}")
+        sid = int(step.id)
+        lines.node = step
+        open_applier(lines, fname, f"a choice of the step {step.text}, of several players at once: kept, and the "
+                     "next chooser asked; the last one in, every choice applied, then on to the next decision",
+                     f"_f[3] != {sid} or _f[0]", "not its hold frame: Choose.resume applies it")
+        with lines.indent():
+            lines.add("_d = _f[4]")
+            lines.add("_c = _d['chosen'] + [(_player, tuple(_option))]")
+            lines.add("_q = _d['queue']")
+            lines.add("if len(_c) < len(_q):")
+            with lines.indent():
+                lines.add("# the data is replaced, never changed in place: clones share it (State.clone)")
+                lines.add("_f[4] = {**_d, 'chosen': _c}")
+                lines.add("_n = _q[len(_c)]")
+                lines.add(f"return vm.ask({sid}, _n[0], _n[1])")
+            lines.add("_o = [_x for _x in _c if _x[1][0] >= 0]   # a pass does nothing")
+            pushed = [i for i, action in enumerate(step.actions)
+                      if action.block is not None and action.block not in whole]
+            if pushed:
+                lines.add(f"if any(_x[1][0] in {b.ns.const(frozenset(pushed), 'K_pushed')} for _x in _o):")
+                lines.add("    return None   # effects that ask a decision: Choose.resume pushes them for the VM")
+            lines.add("stack = g.stack")
+            lines.add(f"if len(stack) < 2 or stack[-2][3] != {int(steps.id)} or stack[-2][1] != {k + 1}:")
+            lines.add("    return None   # not in the turn's steps: Choose.resume applies it")
+            lines.add("stack.pop()   # the hold frame: every choice is in")
+            lines.add("_f = stack[-1]")
+            lines.add("if len(_o) > 1:")
+            with lines.indent():
+                lines.add("_t, _n = g.turn % g.n, g.n")
+                lines.add("_o.sort(key=lambda _x: (_x[0] - _t) % _n)")
+            lines.add("for _player, (_i, _args) in _o:")
+            with lines.indent():
+                apply_actions(b, self.fuser, step, whole)
+                lines.node = step
+                lines.add("if not stack or stack[-1] is not _f:")
+                lines.add("    return False   # the game or the turn stopped inside: the VM goes on")
             self.later_steps(k, steps, listed, turn_end)
         lines.add("")
         lines.node = None
