@@ -89,6 +89,13 @@ VALUES = [
     ('any(deck, colour == first(row[0]).colour)', True, 6),
     ('all(deck, colour != last(row[0]).colour)', False, 6),
     ('any(pile, colour == "r")', False, 0),
+    ('all(deck, colour == "r")', False, 6),
+    ('all(pile, colour == "r")', True, 0),
+    ('all(row[0], colour == "g")', False, 2),
+    ('any(deck, colour != "r")', True, 6),
+    ('any(deck, colour != "x")', True, 6),
+    ('all(deck, colour == first(deck).colour)', False, 6),
+    ('any(deck, value != first(deck).value)', True, 6),
     ('range(100001)', 'GameError: range of 100001 numbers is larger than the limit of 100000', 0),
     ('range(3, 100004)', 'GameError: range of 100001 numbers is larger than the limit of 100000', 0),
     ('count(range(100000))', 100000, 100000),
@@ -166,6 +173,19 @@ WITH_XS = [
         (True, 0), (False, 1), (False, 3), (True, 1), (NOT_AN_INDEX + 'NoneType', 2), (False, 2),
         (NOT_A_LIST, 0), (NOT_A_LIST, 0), (NOT_AN_INDEX + 'str', 2),
     ]),
+    # all(== ) and any(!=) stop at the first card whose value differs
+    ('all(xs, colour == "r")', [
+        (True, 0), (True, 1), (False, 3), (False, 1), (NOT_AN_INDEX + 'NoneType', 2), (NOT_AN_INDEX + 'NoneType', 2),
+        (NOT_A_LIST, 0), (NOT_A_LIST, 0), (NOT_AN_INDEX + 'str', 2),
+    ]),
+    ('any(xs, colour != "r")', [
+        (False, 0), (False, 1), (True, 3), (True, 1), (NOT_AN_INDEX + 'NoneType', 2), (NOT_AN_INDEX + 'NoneType', 2),
+        (NOT_A_LIST, 0), (NOT_A_LIST, 0), (NOT_AN_INDEX + 'str', 2),
+    ]),
+    ('all(xs, colour == first(row[0]).colour)', [
+        (True, 0), (False, 1), (False, 3), (True, 1), (NOT_AN_INDEX + 'NoneType', 2), (False, 2),
+        (NOT_A_LIST, 0), (NOT_A_LIST, 0), (NOT_AN_INDEX + 'str', 2),
+    ]),
     ('any(xs, colour == first(row[0]).colour)', [
         (False, 0), (False, 1), (True, 3), (True, 1), (NOT_AN_INDEX + 'NoneType', 2), (NOT_AN_INDEX + 'NoneType', 2),
         (NOT_A_LIST, 0), (NOT_A_LIST, 0), (NOT_AN_INDEX + 'str', 2),
@@ -219,7 +239,7 @@ def test_shorter_forms_are_written():
     source = python_source(rules)
     for form in ("R_groups_of(", "R_take_while_ne(", "R_drop_while_eq(", "K_range", "if xs and xs[0] is not None",
                  "R_count_distinct_of(", "R_counts_of(", "in map(A_colour_of, ", "R_cartesian(",
-                 "g.vars['seen'] = "):
+                 "g.vars['seen'] = ", "R_all_eq(", "R_any_ne("):
         assert form in source, form
     for general in ("F_groups(", "F_take_while", "F_drop_while", "len(g.zones[", "R_attr1(A_colour, F_first",
                     "F_range("):
@@ -259,6 +279,7 @@ actions:
           tail: drop_while(me.hand, colour == c)
           n: count(distinct(me.hand.colour)) + count(counts(me.hand.colour) where it > 1)
           both: any(me.hand, colour == c) and all(me.hand, colour != "x")
+          alike: all(me.hand, colour == c) or any(me.hand, colour != "x")
       - set: {seen: n}
       - move: {cards: xs, from: me.hand, to: 'row[r]'}
 """

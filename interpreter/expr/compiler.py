@@ -906,6 +906,9 @@ class _Compiler:
                 if simple(value):
                     return f"({value} {no}in map({values}, {walked(src)}))"
                 return f"({no}R_any_in({walked(src)}, {values}, {value}))"   # the list first, as written
+            if (fn.name, op) in (("all", "=="), ("any", "!=")):
+                # a loop that stops at the first item that differs, without a generator
+                return f"R_{fn.name}_{'eq' if op == '==' else 'ne'}({walked(src)}, {table}, {value})"
             if fn.name in ("any", "all") and simple(value):
                 item = self.ns.fresh("x")
                 return f"{fn.name}({table}[{item}] {op} {value} for {item} in {walked(src)})"

@@ -342,6 +342,23 @@ def any_in(items, values, value):
     return value in map(values, items)
 
 
+def all_eq(items, table, value) -> bool:
+    """all(items, attr == value), stopping at the first item that differs (the list is evaluated before
+    `value`): a loop, not a generator, which costs more than the comparisons of a short list."""
+    for x in items:
+        if not table[x] == value:
+            return False
+    return True
+
+
+def any_ne(items, table, value) -> bool:
+    """any(items, attr != value), stopping at the first item that differs, as all_eq."""
+    for x in items:
+        if table[x] != value:
+            return True
+    return False
+
+
 def groups_of(g, items, table):
     """groups(items, attr): the items split into lists by a card attribute's value, in first-seen order; the
     walk over the items paid for (as R_walk would, in the same call)."""
