@@ -159,7 +159,7 @@ ERRORS = [
     ("99999999999999", "number-too-large", "number too large", 0),
     ("x" * 2001, "expr-too-long", "expression is longer than 2000 characters", 0),
     ("-" * 50 + "1", "expr-too-deep", "expression nests deeper than 40 levels", 0),
-    ("1 + 2 where it > 0", "type", "'where' filters a list, but this is a single int", 12),
+    ("1 + 2 where it > 0", "type", "'where' filters a list, but this is a number, not a list", 12),
     ("deck.value.colour", "type", "'colour' is a card attribute, but these are already attribute values, not cards", 11),
 ]
 

@@ -57,3 +57,62 @@ def test_a_number_past_the_cap_still_stops_the_step():
         fn(game.state, {"me": 0}, None)
     assert cubirds.expression("count(deck) * 1000000000000")(game.state, {"me": 0}, None) == \
         len(game.state.zones[cubirds.zone_slot("deck", 2)]) * 10 ** 12
+
+
+KINDS = """\
+name: kinds
+players: {min: 2, max: 2}
+components:
+  card:
+    in: deck
+    cards:
+      - {value: 1, count: 4}
+zones:
+  deck: {}
+variables: {total: 0, options: [5, 6]}
+actions:
+  pick:
+    args:
+      k: range(1, 4)
+      n: '[count(deck), 2]'
+      m: options
+    if: k + n - m > -3
+    label: "{k} {n} {m}"
+    do:
+      - set: {total: 'total + k * n - m'}
+flow:
+  ends:
+    - when: total > 30
+      reason: done
+  round:
+    turn:
+      steps: [pick]
+"""
+
+
+def test_an_argument_chosen_from_whole_numbers_is_a_number():
+    """An argument chosen from a range or a list of numbers is known to be a number: arithmetic on it is
+    checked inline against the cap, without the call that checks kinds; one chosen from a variable's list is
+    not known, and keeps the call. The game plays as before (the values below)."""
+    from interpreter import Game, load_text
+    kinds = load_text(KINDS, "kinds.yaml")
+    assert kinds.actions["pick"].kinds == ("int", "int", "any")
+    source = kinds.generated.source
+    assert "(_v5 := k + n) <= R_MAX" in source and "R_minus(_h3, m)" in source and "R_plus(g, k" not in source
+    game = Game.new(kinds, 2, seed=0)
+    # k + n - m > -3 leaves out 1 + 2 - 6 alone
+    assert game.decision.options == ("1 4 5", "1 4 6", "1 2 5", "2 4 5", "2 4 6", "2 2 5", "2 2 6",
+                                     "3 4 5", "3 4 6", "3 2 5", "3 2 6")
+    for choice in ("3 4 5", "2 2 6", "3 4 6", "3 4 5", "3 4 5"):
+        game.apply(choice)
+    assert game.state.vars["total"] == 7 - 2 + 6 + 7 + 7 and game.result is None
+    game.apply("3 4 5")
+    assert game.result["reason"] == "done"
+
+
+def test_a_number_argument_used_as_a_card_is_refused_at_load():
+    from interpreter import load_text
+    from interpreter.errors import RulesetError
+    with pytest.raises(RulesetError) as info:
+        load_text(KINDS.replace('label: "{k} {n} {m}"', 'label: "{k.value} {n} {m}"'), "kinds.yaml")
+    assert "kinds.yaml:18:16: error[type]: 'value' is a card attribute, but this is a number" in str(info.value)

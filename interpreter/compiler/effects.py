@@ -195,6 +195,8 @@ class EffectCompiler:
                          f"{KIND_WORDS.get(compiled.kind, compiled.kind)}", "kind",
                          "write the values to choose from as a list, as in '[1, 2, 3]' or range(n)")
             kind = ELEMENT.get(compiled.kind, "any")
+            if kind == "any" and getattr(compiled, "numbers", False):
+                kind = "int"   # chosen from a range or a list of numbers: arithmetic on it needs no kind check
             inner.locals[arg] = kind
             names.append(arg)
             domains.append(compiled)

@@ -29,6 +29,12 @@ KIND_WORDS = {"card": "card", "player": "player", "int": "number", "str": "text"
               "cards": "list of cards", "players": "list of players", "values": "list of values",
               "groups": "list of lists", "number": "number"}
 LIST_OF = {"card": "cards", "player": "players"}
+
+
+def a_kind(kind: str) -> str:
+    """A static kind in words, with its article, for an error: 'a number', 'a list of players', 'true/false'."""
+    words = KIND_WORDS.get(kind, kind)
+    return words if kind in ("bool", "none") else f"a {words}"
 # "number": what a variable that always holds a whole number is read as (compiler/ruleset.py, held_kinds): a
 # number for arithmetic and `+`, but also a seat wherever a player is expected (a seat number is a player)
 NUMBERS = ("int", "number")
@@ -144,6 +150,8 @@ def compile_expr(text, names: Names, scope: Scope | None = None) -> Compiled:
     fn = _finish(_function(src, compiler.ns), kind, str(text), _locals_used(tree, scope), tree, scope)
     fn.uses_random = compiler.uses_random
     fn.reads = frozenset(compiler.reads)
+    # a list of whole numbers: an argument chosen from it is a number (compiler/effects.py, Effects.choice)
+    fn.numbers = id(tree) in compiler.numbers
     return fn
 
 
@@ -312,6 +320,7 @@ class _Compiler:
         self.names, self.text, self.ns = names, text, ns
         self.uses_random = False
         self.reads = set()   # the variables read, (kind, name): a text that shows a private one is checked
+        self.numbers = set()   # id of each tree whose value is a list of whole numbers (a range, [1, n])
 
     def fail(self, message: str, node, hint: str | None = None, code: str = "expr"):
         raise ExprError(message, _offset(node), hint, code)
@@ -345,6 +354,8 @@ class _Compiler:
     def list_(self, t, s):
         parts = [self.compile(c, s) for c in t.children]
         kinds = {p[1] for p in parts}
+        if kinds == {"int"}:
+            self.numbers.add(id(t))
         kind = LIST_OF.get(kinds.pop(), "list") if len(kinds) == 1 else "list"
         constants = [self._constant(c) for c in t.children]
         if all(c is not None for c in constants):
@@ -433,7 +444,7 @@ class _Compiler:
         base, kind = self.compile(base_tree, s)
         if name in n.card_attrs:
             if kind in ("player", "players", "int", "str", "bool"):
-                self.fail(f"'{name}' is a card attribute, but this is a {kind}", tok, code="type")
+                self.fail(f"'{name}' is a card attribute, but this is {a_kind(kind)}", tok, code="type")
             if kind in ("value", "values"):
                 self.fail(f"'{name}' is a card attribute, but these are already attribute values, not cards",
                           tok, code="type")
@@ -454,7 +465,7 @@ class _Compiler:
             return f"R_attr(g, {table}, {base})", ("values" if kind in ("list", "groups") else "any")
         if name in n.card_vars:
             if kind in ("player", "players", "int", "str", "bool", "value", "values"):
-                self.fail(f"'{name}' is a card variable, but this is a {kind}", tok, code="type")
+                self.fail(f"'{name}' is a card variable, but this is {a_kind(kind)}", tok, code="type")
             n.used.add(("cvar", name))
             self.reads.add(("cvar", name))
             return f"R_card_var(g, {key(name)}, {base})", ("values" if kind in ("cards", "list", "groups")
@@ -462,7 +473,7 @@ class _Compiler:
                                                            else n.var_kinds.get(("cvar", name), "any"))
         if name in n.player_zones or name in n.player_families:
             if kind in ("card", "cards", "int", "str", "bool"):
-                self.fail(f"'{name}' is a zone of each player, but this is a {kind}", tok, code="type")
+                self.fail(f"'{name}' is a zone of each player, but this is {a_kind(kind)}", tok, code="type")
             n.used.add(("zone", name))
             z = n.player_zones.get(name) or n.player_families[name]
             if name in n.player_families:
@@ -475,7 +486,7 @@ class _Compiler:
             return f"R_player_zone(g, {zid}, {base})", ("list" if kind == "players" else "cards")
         if name in n.player_vars:
             if kind in ("card", "cards", "str", "bool"):
-                self.fail(f"'{name}' is a variable of each player, but this is a {kind}", tok, code="type")
+                self.fail(f"'{name}' is a variable of each player, but this is {a_kind(kind)}", tok, code="type")
             n.used.add(("pvar", name))
             self.reads.add(("pvar", name))
             held = n.var_kinds.get(("pvar", name), "any")
@@ -512,7 +523,7 @@ class _Compiler:
             z = n.player_families[str(base_tree.children[1])]
             p, kind = self.compile(base_tree.children[0], s)
             if kind not in ("player", "any", "int", "number"):
-                self.fail(f"'{z.name}' is a family of zones of each player, but this is a {kind}",
+                self.fail(f"'{z.name}' is a family of zones of each player, but this is {a_kind(kind)}",
                           base_tree.children[1], code="type")
             n.used.add(("zone", z.name))
             member = self._member_of(z, self.compile(idx_tree, s)[0])
@@ -666,7 +677,7 @@ class _Compiler:
     def where(self, t, s):
         src, kind = self.compile(t.children[0], s)
         if kind in ("int", "bool", "str", "none", "player", "card", "value"):
-            self.fail(f"'where' filters a list, but this is a single {kind}", t.children[1], code="type")
+            self.fail(f"'where' filters a list, but this is {a_kind(kind)}, not a list", t.children[1], code="type")
         out_kind = kind if kind in ("cards", "players", "groups") else "list"
         item = self.ns.fresh("x")
         inner = Scope(s.locals, ELEMENT.get(kind, "any"), s.py, item, s.other)
@@ -719,6 +730,8 @@ class _Compiler:
         self.names.used.add(("function", name))
         if name in RANDOM_FUNCTIONS:
             self.uses_random = True
+        if name == "range":
+            self.numbers.add(id(t))   # Python's range takes and makes whole numbers only
         if name == "count" and self.tally is not None:
             tallied = self._tallied_count(arg_trees[0], s)
             if tallied is not None:
@@ -956,7 +969,7 @@ class _Compiler:
             if name in n.player_zones:
                 p, kind = self.compile(base_t, s)
                 if kind not in ("player", "any", "int", "number"):
-                    self.fail(f"'{name}' is a zone of each player, but this is a {kind}", tok, code="type")
+                    self.fail(f"'{name}' is a zone of each player, but this is {a_kind(kind)}", tok, code="type")
                 n.used.add(("zone", name))
                 return f"(g.zbase[{int(n.player_zones[name].zid)}] + {p})"
             zones = set(n.player_zones) | set(n.player_families)
