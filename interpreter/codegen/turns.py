@@ -146,6 +146,13 @@ def asked(lines, step, listed) -> None:
     lines.add("    return True")
 
 
+def _writable_when(step) -> bool:
+    """Whether a step's `if` (its `when`) can be written into generated code: none, or a compiled expression
+    (its tree kept), or a constant."""
+    when = getattr(step, "when", None)
+    return when is None or getattr(when, "tree", None) is not None or getattr(when, "constant", None) is not None
+
+
 def asked_together(b, step, listed) -> None:
     """The options of every chooser of a step of several players listed from the same state (in the order
     `players` gives them; a chooser with none is left out), its hold frame pushed and the first chooser asked,
@@ -274,22 +281,17 @@ class _Writer:
     @staticmethod
     def plain(step, listed) -> bool:
         """A step asked inline: one player, the current one, its options generated, its `when` writable."""
-        when = getattr(step, "when", None)
         return (type(step) is F.Step and step.players is None and step.own_player is None
-                and listed.get(id(step)) is not None
-                and (when is None or getattr(when, "tree", None) is not None
-                     or getattr(when, "constant", None) is not None))
+                and listed.get(id(step)) is not None and _writable_when(step))
 
     @staticmethod
     def together(step, listed) -> bool:
         """A step of several players at once asked inline (every chooser's options listed, the first asked),
         its choices collected and applied by its `A_` (after_together): all must choose, its options generated
         and without subsets, not asked again, no actions at any time, its `when` writable."""
-        when = getattr(step, "when", None)
         return (type(step) is F.Step and step.players is not None and step.until == "all" and not step.picks
                 and not step.looped and not step.free and listed.get(id(step)) is not None
-                and (when is None or getattr(when, "tree", None) is not None
-                     or getattr(when, "constant", None) is not None))
+                and _writable_when(step))
 
     def ask_steps(self, first, steps, listed) -> bool:
         """Statements that ask the steps from number `first` on (the steps' frame is `_f`, the turn's

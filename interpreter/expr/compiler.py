@@ -29,15 +29,15 @@ KIND_WORDS = {"card": "card", "player": "player", "int": "number", "str": "text"
               "cards": "list of cards", "players": "list of players", "values": "list of values",
               "groups": "list of lists", "number": "number"}
 LIST_OF = {"card": "cards", "player": "players"}
+# "number": what a variable that always holds a whole number is read as (compiler/ruleset.py, held_kinds): a
+# number for arithmetic and `+`, but also a seat wherever a player is expected (a seat number is a player)
+NUMBERS = ("int", "number")
 
 
 def a_kind(kind: str) -> str:
     """A static kind in words, with its article, for an error: 'a number', 'a list of players', 'true/false'."""
     words = KIND_WORDS.get(kind, kind)
     return words if kind in ("bool", "none") else f"a {words}"
-# "number": what a variable that always holds a whole number is read as (compiler/ruleset.py, held_kinds): a
-# number for arithmetic and `+`, but also a seat wherever a player is expected (a seat number is a player)
-NUMBERS = ("int", "number")
 
 
 @dataclass
@@ -150,7 +150,7 @@ def compile_expr(text, names: Names, scope: Scope | None = None) -> Compiled:
     fn = _finish(_function(src, compiler.ns), kind, str(text), _locals_used(tree, scope), tree, scope)
     fn.uses_random = compiler.uses_random
     fn.reads = frozenset(compiler.reads)
-    # a list of whole numbers: an argument chosen from it is a number (compiler/effects.py, Effects.choice)
+    # a list of whole numbers: an argument chosen from it is a number (compiler/effects.py, EffectCompiler.choice)
     fn.numbers = id(tree) in compiler.numbers
     return fn
 
