@@ -116,3 +116,25 @@ def test_a_number_argument_used_as_a_card_is_refused_at_load():
     with pytest.raises(RulesetError) as info:
         load_text(KINDS.replace('label: "{k} {n} {m}"', 'label: "{k.value} {n} {m}"'), "kinds.yaml")
     assert "kinds.yaml:18:16: error[type]: 'value' is a card attribute, but this is a number" in str(info.value)
+
+
+def test_the_items_of_a_range_are_numbers():
+    """The item of a `for_each` over a range, `it` in a `where` over one and the item of a `map` are numbers:
+    arithmetic on them is checked inline."""
+    from interpreter import Game, load_text
+    text = KINDS.replace("""      - set: {total: 'total + k * n - m'}""", """      - set: {total: 'total + k * n - m'}
+      - for_each: i
+        in: range(3)
+        do:
+          - set: {total: 'total + (i + 1)'}
+      - set: {total: 'total + count(range(5) where it + 1 > 2) + sum(map(range(3), j -> j + k))'}""")
+    kinds = load_text(text, "kinds.yaml")
+    source = kinds.generated.source
+    import re
+    for inline in (r":= i \+ 1\)", r":= _x\d+ \+ 1\)", r":= _x\d+ \+ k\)"):   # i + 1, it + 1, j + k
+        assert re.search(inline, source), inline
+    assert "R_plus(g, i" not in source and "R_plus(g, _x" not in source
+    game = Game.new(kinds, 2, seed=0)
+    game.apply("2 4 5")
+    # 2 * 4 - 5 = 3; then 1 + 2 + 3 = 6; then 3 (2, 3, 4 of 0..4) + (2 + 3 + 4) = 12
+    assert game.state.vars["total"] == 3 + 6 + 12

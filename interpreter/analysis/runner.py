@@ -185,7 +185,6 @@ class Runner:
         ctx = multiprocessing.get_context(_start_method())
         chunks = self._chunks(batches, self.jobs)
         pool = cf.ProcessPoolExecutor(max_workers=self.jobs, mp_context=ctx, initializer=_worker_init)
-        futures: dict = {}
         try:
             def submit(k):
                 b, start, count = chunks[k]

@@ -144,7 +144,10 @@ class ForEach(Effect, vm.ForEach):
             if k not in fields:
                 ctx.fail(path, f"a 'for_each' needs '{k}:'", "missing-field")
         items = ctx.expr(path + ("in",), scope)
-        inner = Scope({**scope.locals, value: ELEMENT.get(items.kind, "any")}, scope.it)
+        kind = ELEMENT.get(items.kind, "any")
+        if kind == "any" and getattr(items, "numbers", False):
+            kind = "int"   # each item of a range or a list of numbers is a number
+        inner = Scope({**scope.locals, value: kind}, scope.it)
         body = c.block(path + ("do",), inner)
         c.body_check(path + ("do",), body)
         return cls(value, items, body)

@@ -674,13 +674,20 @@ class _Compiler:
             ka = kb
         return f"({a} if {c} else {b})", (ka if ka == kb else "any")
 
+    def _item_kind(self, tree, kind: str) -> str:
+        """The kind of one item of the list `tree` (of kind `kind`): a number for a range or a list of numbers."""
+        item = ELEMENT.get(kind, "any")
+        return "int" if item == "any" and id(tree) in self.numbers else item
+
     def where(self, t, s):
         src, kind = self.compile(t.children[0], s)
         if kind in ("int", "bool", "str", "none", "player", "card", "value"):
             self.fail(f"'where' filters a list, but this is {a_kind(kind)}, not a list", t.children[1], code="type")
         out_kind = kind if kind in ("cards", "players", "groups") else "list"
+        if id(t.children[0]) in self.numbers:
+            self.numbers.add(id(t))   # some of a list of numbers
         item = self.ns.fresh("x")
-        inner = Scope(s.locals, ELEMENT.get(kind, "any"), s.py, item, s.other)
+        inner = Scope(s.locals, self._item_kind(t.children[0], kind), s.py, item, s.other)
         fused = self._fused_test(t.children[1], inner)
         if fused is not None:
             table, op, value = fused
@@ -739,7 +746,7 @@ class _Compiler:
         args, kinds = [], []
         for i, a in enumerate(arg_trees):
             if i in fn.per_item:
-                item_kind = ELEMENT.get(kinds[0], "any") if kinds else "any"
+                item_kind = self._item_kind(arg_trees[0], kinds[0]) if kinds else "any"
                 item = self.ns.fresh("x")
                 if isinstance(a, Tree) and a.data == "lambda_":
                     lname = str(a.children[0])
