@@ -86,11 +86,15 @@ PLAIN = {"ENDS": "count(pile) >= 9", "NEXT": "next(current)", "START": "'seen + 
          "END": "'x + 1'"}
 
 
+def filled(template, plain, parts):
+    """A template ruleset with its placeholders replaced: `parts` where given, else `plain`."""
+    for k, v in {**plain, **parts}.items():
+        template = template.replace(k, v)
+    return template
+
+
 def ruleset(**parts):
-    text = TURNS
-    for k, v in {**PLAIN, **parts}.items():
-        text = text.replace(k, v)
-    return text
+    return filled(TURNS, PLAIN, parts)
 
 
 def digest(game) -> str:
@@ -374,10 +378,7 @@ TOGETHER_PLAIN = {"WHO": "players", "WHEN": "true", "ENDS": "x > 20", "GRAB": "f
 
 
 def together(**parts):
-    text = TOGETHER
-    for k, v in {**TOGETHER_PLAIN, **parts}.items():
-        text = text.replace(k, v)
-    return text
+    return filled(TOGETHER, TOGETHER_PLAIN, parts)
 
 
 # digests of seeded random games (2, 3 and 4 players, seeds 1 and 2), or the error they stopped at with the
