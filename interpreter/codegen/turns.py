@@ -389,8 +389,9 @@ class _Writer:
         """`A_<step>` of step number k when several players choose at once (the hold frame `_f` on top, as
         Choose.run left it): a choice kept and the next chooser asked, as Choose.resume does; the last choice
         in, every choice that does something applied in priority order (the seat `turn mod players` first),
-        each action's effects written in place, then the later steps asked. When a chosen action's effects
-        ask a decision, the function returns None before it changes anything: Choose.resume pushes them."""
+        each action's effects written in place, then the later steps asked. A chosen action whose effects ask
+        a decision has its block pushed for the VM, with the later choices' under it, as Choose.resume
+        pushes them."""
         b, lines = self.b, self.lines
         fname = b.ns.fresh_global(f"A_{step.name}")
         sid = int(step.id)
@@ -409,11 +410,6 @@ class _Writer:
                 lines.add("_n = _q[len(_c)]")
                 lines.add(f"return vm.ask({sid}, _n[0], _n[1])")
             lines.add("_o = [_x for _x in _c if _x[1][0] >= 0]   # a pass does nothing")
-            pushed = [i for i, action in enumerate(step.actions)
-                      if action.block is not None and action.block not in whole]
-            if pushed:
-                lines.add(f"if any(_x[1][0] in {b.ns.const(frozenset(pushed), 'K_pushed')} for _x in _o):")
-                lines.add("    return None   # effects that ask a decision: Choose.resume pushes them for the VM")
             lines.add("stack = g.stack")
             lines.add(f"if len(stack) < 2 or stack[-2][3] != {int(steps.id)} or stack[-2][1] != {k + 1}:")
             lines.add("    return None   # not in the turn's steps: Choose.resume applies it")
@@ -423,8 +419,16 @@ class _Writer:
             with lines.indent():
                 lines.add("_t, _n = g.turn % g.n, g.n")
                 lines.add("_o.sort(key=lambda _x: (_x[0] - _t) % _n)")
-            lines.add("for _player, (_i, _args) in _o:")
+            pushed = [i for i, action in enumerate(step.actions)
+                      if action.block is not None and action.block not in whole]
+            lines.add("for _k, (_player, (_i, _args)) in enumerate(_o):")
             with lines.indent():
+                if pushed:
+                    # effects that ask a decision are pushed for the VM (below): the later choices are pushed
+                    # under them first, last-first, as Choose.resume pushes them, to run once they are done
+                    lines.add(f"if _i in {b.ns.const(frozenset(pushed), 'K_pushed')}:")
+                    lines.add(f"    for _x in reversed(_o[_k + 1:]):")
+                    lines.add(f"        {b.ns.const(step, 'K_step')}._apply(vm, _f[2], _x[1], _x[0], False)")
                 apply_actions(b, self.fuser, step, whole)
                 lines.node = step
                 lines.add("if not stack or stack[-1] is not _f:")
