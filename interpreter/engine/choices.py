@@ -59,6 +59,7 @@ class Choice:
         self.all_names = self.arg_names + tuple(s.name for s in self.subsets)
         # When no domain reads an earlier argument, options are a plain cartesian product.
         self.independent = not any(getattr(d, "locals_used", set()) & set(self.arg_names) for d in self.domains)
+        self.subsets_read_args = self._subsets_read_args()   # worked out once: a ruleset never changes
 
     listed = None   # generated code (codegen/options.py): (g, env, player) -> the bindings of the arguments
     # the tables of the card attributes the final condition reads of the items of the one subset, when it reads
@@ -74,7 +75,7 @@ class Choice:
             return found
         base = dict(env)
         base["me"] = player
-        if self.final is None and found and not self._subsets_read_args():
+        if self.final is None and found and not self.subsets_read_args:
             # whether the subsets can be picked does not depend on the other arguments: asked once
             base.update(zip(self.arg_names, found[0]))
             return found if self.completable(g, base, 0, []) else []
@@ -100,7 +101,6 @@ class Choice:
         """Whether subset j, holding `partial` so far, and the subsets after it can be picked so that the
         final condition holds (after MAX_COMPLETION_CHECKS tries the answer is yes). `known`: subset j's
         (least, most, domain) in this environment, where the caller has them already."""
-        budget = budget if budget is not None else [MAX_COMPLETION_CHECKS]
         sub = self.subsets[j]
         if known is None:
             lo, hi = sub.bounds(g, env)
@@ -108,31 +108,47 @@ class Choice:
         else:
             lo, hi, domain = known
         rest = [x for x in domain if x not in partial] if partial else domain
+        return self._completes(g, env, j, partial, rest, lo, hi, domain,
+                               budget if budget is not None else [MAX_COMPLETION_CHECKS])
+
+    def _completes(self, g, env, j, partial, rest, lo, hi, domain, budget) -> bool:
+        """`completable`, given the items of the domain not picked yet (`rest`, in domain order)."""
         need = max(lo - len(partial), 0)
         room = min(hi - len(partial), len(rest))
         if need > room:
             return False
+        final = self.final
         last = j == len(self.subsets) - 1
-        if last and self.final is None:
+        if last and final is None:
             return True
-        # nothing picked yet, and no item twice: a combination of the domain is the pick itself, in its order
-        try:
-            whole = not partial and len(set(domain)) == len(domain)
-        except TypeError:   # items that cannot be told apart by hashing: the pick made as below
+        name = self.subsets[j].name
+        picked = None
+        if partial:
             whole = False
+            try:
+                picked = set(partial)
+            except TypeError:   # items that cannot be hashed: the same error, raised below as before
+                pass
+        else:
+            # nothing picked yet, and no item twice: a combination of the domain is the pick itself, in its order
+            try:
+                whole = len(set(domain)) == len(domain)
+            except TypeError:   # items that cannot be told apart by hashing: the pick made as below
+                whole = False
         for size in range(need, room + 1):
             for extra in combinations(rest, size):
                 budget[0] -= 1
                 if budget[0] < 0:
                     return True
                 if whole:
-                    env[sub.name] = list(extra)
+                    env[name] = list(extra)
                 else:
-                    chosen = set(partial) | set(extra)
-                    env[sub.name] = [x for x in domain if x in chosen]
-                ok = (self.final is None or bool(self.final(g, env, None))) if last else \
-                    self.completable(g, env, j + 1, [], budget)
-                if ok:
+                    chosen = picked.union(extra) if picked is not None else set(partial) | set(extra)
+                    env[name] = [x for x in domain if x in chosen]
+                if last:
+                    if final(g, env, None):
+                        return True
+                elif self.completable(g, env, j + 1, [], budget):
                     return True
         return False
 
@@ -150,15 +166,24 @@ class Choice:
             # be picked when enough items are left to reach the least count after it, worked out here.
             simple = j == len(self.subsets) - 1 and self.final is None
             known = None if simple else (lo, hi, domain)
+            rest = [x for x in domain if x not in partial] if partial else domain
             if simple:
-                rest = [x for x in domain if x not in partial]
                 after = len(partial) + 1
                 need = max(lo - after, 0)
+            else:
+                # with no item twice in the domain, the items left after picking the k-th of `rest` are `rest`
+                # without it, cut from the one list
+                try:
+                    unique = len(set(domain)) == len(domain)
+                except TypeError:
+                    unique = False
             # items of the same values, for a final condition that reads only those: the same answer
             answers = {} if not simple and self.by_values is not None and j == len(self.subsets) - 1 else None
+            k = -1
             for x in domain:
                 if x in partial:
                     continue
+                k += 1
                 if alike is not None:
                     same = alike(g, env, x)
                     if same in seen:
@@ -172,11 +197,11 @@ class Choice:
                     except TypeError:   # a value that cannot be a key: asked for this item itself
                         key = ok = None
                     if ok is None:
-                        ok = self.completable(g, env, j, partial + [x], None, known)
+                        ok = self._completes_after(g, env, j, partial, x, rest, k, unique, known)
                         if key is not None:
                             answers[key] = ok
                 else:
-                    ok = self.completable(g, env, j, partial + [x], None, known)
+                    ok = self._completes_after(g, env, j, partial, x, rest, k, unique, known)
                 if ok:
                     out.append((0, (x,)))
                     if alike is not None:
@@ -184,6 +209,14 @@ class Choice:
         if len(partial) >= lo and self.closed(g, env, j, partial):
             out.append((-2, ()))
         return out
+
+    def _completes_after(self, g, env, j, partial, x, rest, k, unique, known) -> bool:
+        """Whether picking x, the k-th item of `rest` (the items not picked yet), leaves a legal completion."""
+        if not unique:
+            return self.completable(g, env, j, partial + [x], None, known)
+        lo, hi, domain = known
+        return self._completes(g, env, j, partial + [x], rest[:k] + rest[k + 1:], lo, hi, domain,
+                               [MAX_COMPLETION_CHECKS])
 
     def closed(self, g, env, j, partial) -> bool:
         """Whether subset j may stop at `partial`: the final condition holds, or later subsets can follow."""

@@ -46,10 +46,11 @@ class Pick(Node):
         env.update(zip(choice.all_names, data["args"]))
         return env
 
-    def _ask(self, vm, g, frame, player) -> None:
+    def _ask(self, vm, g, frame, player, env=None) -> None:
+        """Ask for the next item of the subset being picked (`env`: its names, where the caller made them)."""
         data = frame[4]
         choice, j = self._picking(vm, data)
-        options = choice.pick_options(g, self._env(vm, g, frame, player), j, data["picked"])
+        options = choice.pick_options(g, env or self._env(vm, g, frame, player), j, data["picked"])
         if len(options) == 1 and options[0][0] == DONE:
             self._close(vm, g, frame, player)   # nothing more can be picked: the subset is complete
             return
@@ -60,9 +61,10 @@ class Pick(Node):
         choice, j = self._picking(vm, data)
         if option[0] != DONE:
             data["picked"].append(option[1][0])
-            _, hi = choice.subsets[j].bounds(g, self._env(vm, g, frame, player))
+            env = self._env(vm, g, frame, player)
+            _, hi = choice.subsets[j].bounds(g, env)
             if len(data["picked"]) < hi:
-                self._ask(vm, g, frame, player)
+                self._ask(vm, g, frame, player, env)
                 return
         self._close(vm, g, frame, player)
 
