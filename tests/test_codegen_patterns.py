@@ -107,6 +107,11 @@ VALUES = [
     ('range(0)', [], 0),
     ('range(5, 2)', [], 0),
     ('[range(3), range(3)]', [[0, 1, 2], [0, 1, 2]], 0),
+    # lists of card lists joined: the groups and their cards paid for, as `+` pays for any list
+    ('combinations(row[0], 1) + combinations(row[0], 2)', [[2], [5], [2, 5]], 14),
+    ('groups(deck, colour) + combinations(row[0], 2)', [[0, 1, 5], [2, 3], [4], [2, 5]], 21),
+    ('combinations(pile, 1) + groups(pile, colour)', [], 0),
+    ('count(combinations(deck, 3) + combinations(deck, 4))', 35, 310),
 ]
 
 
@@ -194,6 +199,10 @@ WITH_XS = [
         ([], 0), ([2], 1), ([5, 3, 1], 3), ([4], 1), (NOT_AN_INDEX + 'NoneType', 2),
         (NOT_AN_INDEX + 'NoneType', 2), (NOT_A_LIST, 0), (NOT_A_LIST, 0), (NOT_AN_INDEX + 'str', 2),
     ]),
+    ('combinations(xs, 1) + combinations(xs, 2)', [
+        ([], 0), ([[1]], 4), ([[4], [2], [0], [4, 2], [4, 0], [2, 0]], 30), ([[3]], 4), ([[None], [1], [None, 1]], 14),
+        ([[1], [None], [1, None]], 14), (NOT_A_LIST, 0), (NOT_A_LIST, 0), ([['a'], ['b'], ['a', 'b']], 14),
+    ]),
 ]
 
 
@@ -213,6 +222,7 @@ PAYMENTS = [
     ('take_while(deck, colour != "b")', [6]),
     ("map(deck, value)", [6]),
     ("range(65)", [65]),
+    ("combinations(deck, 3) + combinations(deck, 2)", [80, 45, 125]),
 ]
 OVER = ("GameError: this step went through more than 1,000,000 list items without a decision "
         "(see Limits in the language reference)")
@@ -239,7 +249,7 @@ def test_shorter_forms_are_written():
     source = python_source(rules)
     for form in ("R_groups_of(", "R_take_while_ne(", "R_drop_while_eq(", "K_range", "if xs and xs[0] is not None",
                  "R_count_distinct_of(", "R_counts_of(", "in map(A_colour_of, ", "R_cartesian(",
-                 "g.vars['seen'] = ", "R_all_eq(", "R_any_ne("):
+                 "g.vars['seen'] = ", "R_all_eq(", "R_any_ne(", "R_join_groups("):
         assert form in source, form
     for general in ("F_groups(", "F_take_while", "F_drop_while", "len(g.zones[", "R_attr1(A_colour, F_first",
                     "F_range("):
@@ -280,6 +290,7 @@ actions:
           n: count(distinct(me.hand.colour)) + count(counts(me.hand.colour) where it > 1)
           both: any(me.hand, colour == c) and all(me.hand, colour != "x")
           alike: all(me.hand, colour == c) or any(me.hand, colour != "x")
+          pairs: count(combinations(me.hand, 1) + combinations(me.hand, 2))
       - set: {seen: n}
       - move: {cards: xs, from: me.hand, to: 'row[r]'}
 """

@@ -593,6 +593,8 @@ class _Compiler:
                 return (f"({a} + {b})" if small else capped(f"{a} + {b}", self.ns)), kind
             if kind in ("cards", "players"):
                 return f"R_join(g, {a}, {b})", kind   # two lists of cards or players: joined in one call
+            if kind == "groups":
+                return f"R_join_groups(g, {a}, {b})", kind   # lists of card lists: no list is searched for inside
             return f"R_plus(g, {a}, {b})", kind
         if op == "-":
             if ka == kb == "int":

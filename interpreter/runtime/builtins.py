@@ -139,7 +139,7 @@ def _combinations(g, xs, k):
         raise GameError(f"combinations of {k} of {n} items make {made} lists: more than a list may hold "
                         f"({MAX_LIST:,} items, see Limits in the language reference)", "too-large")
     spend(g, many * (k + 1))
-    return [list(c) for c in combinations(xs, k)]
+    return list(map(list, combinations(xs, k)))
 
 
 def _flatten(g, xs):

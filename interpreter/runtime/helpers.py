@@ -118,6 +118,27 @@ def join(g, a, b):
     return X.plus(g, a, b)
 
 
+def join_groups(g, a, b):
+    """`a + b` of two lists of groups of cards (`combinations(me.hand, 3) + combinations(me.hand, 4)`): joined,
+    its size (the groups and their cards) within the cap of lists and paid for. The compiler gives this kind
+    only to lists of card lists, so the groups are not searched for lists inside them as `+` searches any
+    list; a value of another shape is added as `+` adds it."""
+    if type(a) is list and type(b) is list:
+        v = a + b
+        if _ONLY_LISTS == set(map(type, v)):
+            n = len(v) + sum(map(len, v))
+            if n <= MAX_LIST:
+                w = g.work - n
+                g.work = w
+                if w < 0:
+                    raise over_items()
+                return v
+    return X.plus(g, a, b)
+
+
+_ONLY_LISTS = {list}
+
+
 def too_large_number(v):
     raise too_large(v)
 

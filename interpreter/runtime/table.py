@@ -27,7 +27,7 @@ GLOBALS = {
     "R_times": X.times, "R_plus": X.plus, "R_minus": X.minus, "R_equal": X.equal, "R_contains": X.contains,
     "R_item": X.item, "R_located": X.located, "R_errors": X.ERRORS,
     "R_walk": H.walk, "R_walk_named": H.walk_named, "R_combos": H.combos, "R_product": H.product,
-    "R_join": H.join, "R_made": H.made, "R_sum": H.total, "R_MAX": MAX_NUMBER, "R_too_large": H.too_large_number,
+    "R_join": H.join, "R_join_groups": H.join_groups, "R_made": H.made, "R_sum": H.total, "R_MAX": MAX_NUMBER, "R_too_large": H.too_large_number,
     "R_number": number, "R_filter_eq": H.filter_eq, "R_filter_ne": H.filter_ne, "R_attr": H.attr_of,
     "R_attr1": H.attr1, "R_card_var": H.card_var, "R_player_zone": H.player_zone, "R_player_var": H.player_var,
     "R_family": H.family, "R_player_family": H.player_family, "R_numbered": H.numbered, "R_keyed": H.keyed,
