@@ -152,12 +152,14 @@ class Choice:
                     return True
         return False
 
-    def pick_options(self, g, env, j, partial) -> list:
+    def pick_options(self, g, env, j, partial, bounds=None) -> list:
         """The items that may be picked next for subset j (each leaves a legal completion), in domain
-        order, then 'done' (-2) when the subset may stop here."""
+        order, then 'done' (-2) when the subset may stop here (`bounds`: its least and most counts in this
+        environment, where the caller has them already)."""
         sub = self.subsets[j]
-        lo, hi = sub.bounds(g, env)
+        lo, hi = bounds or sub.bounds(g, env)
         out = []
+        domain = None
         if len(partial) < hi:
             alike, seen = sub.alike, []
             domain = list(sub.domain(g, env, None))
@@ -167,20 +169,25 @@ class Choice:
             simple = j == len(self.subsets) - 1 and self.final is None
             known = None if simple else (lo, hi, domain)
             rest = [x for x in domain if x not in partial] if partial else domain
+            # with no item twice in the domain, the items left after picking the k-th of `rest` are `rest`
+            # without it, cut from the one list
+            try:
+                unique = len(set(domain)) == len(domain)
+            except TypeError:
+                unique = False
+            answered = False
             if simple:
                 after = len(partial) + 1
                 need = max(lo - after, 0)
-            else:
-                # with no item twice in the domain, the items left after picking the k-th of `rest` are `rest`
-                # without it, cut from the one list
-                try:
-                    unique = len(set(domain)) == len(domain)
-                except TypeError:
-                    unique = False
+                if unique and alike is None:
+                    # each item leaves the same number of items to pick after it: all of them or none
+                    if need <= min(hi - after, len(rest) - 1):
+                        out = [(0, (x,)) for x in rest]
+                    answered = True
             # items of the same values, for a final condition that reads only those: the same answer
             answers = {} if not simple and self.by_values is not None and j == len(self.subsets) - 1 else None
             k = -1
-            for x in domain:
+            for x in () if answered else domain:
                 if x in partial:
                     continue
                 k += 1
@@ -206,7 +213,7 @@ class Choice:
                     out.append((0, (x,)))
                     if alike is not None:
                         seen.append(same)
-        if len(partial) >= lo and self.closed(g, env, j, partial):
+        if len(partial) >= lo and self.closed(g, env, j, partial, domain):
             out.append((-2, ()))
         return out
 
@@ -218,12 +225,17 @@ class Choice:
         return self._completes(g, env, j, partial + [x], rest[:k] + rest[k + 1:], lo, hi, domain,
                                [MAX_COMPLETION_CHECKS])
 
-    def closed(self, g, env, j, partial) -> bool:
-        """Whether subset j may stop at `partial`: the final condition holds, or later subsets can follow."""
-        domain = list(self.subsets[j].domain(g, env, None))
+    def closed(self, g, env, j, partial, domain=None) -> bool:
+        """Whether subset j may stop at `partial`: the final condition holds, or later subsets can follow
+        (`domain`: subset j's, where the caller has it already)."""
+        last = j == len(self.subsets) - 1
+        if last and self.final is None:
+            return True
+        if domain is None:
+            domain = list(self.subsets[j].domain(g, env, None))
         env[self.subsets[j].name] = [x for x in domain if x in partial]
-        if j == len(self.subsets) - 1:
-            return self.final is None or bool(self.final(g, env, None))
+        if last:
+            return bool(self.final(g, env, None))
         return self.completable(g, env, j + 1, [])
 
     def label(self, vm, g, player, args, outer=None):

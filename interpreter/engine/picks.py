@@ -46,11 +46,12 @@ class Pick(Node):
         env.update(zip(choice.all_names, data["args"]))
         return env
 
-    def _ask(self, vm, g, frame, player, env=None) -> None:
-        """Ask for the next item of the subset being picked (`env`: its names, where the caller made them)."""
+    def _ask(self, vm, g, frame, player, env=None, bounds=None) -> None:
+        """Ask for the next item of the subset being picked (`env`: its names, `bounds`: its least and most
+        counts, where the caller has them already)."""
         data = frame[4]
         choice, j = self._picking(vm, data)
-        options = choice.pick_options(g, env or self._env(vm, g, frame, player), j, data["picked"])
+        options = choice.pick_options(g, env or self._env(vm, g, frame, player), j, data["picked"], bounds)
         if len(options) == 1 and options[0][0] == DONE:
             self._close(vm, g, frame, player)   # nothing more can be picked: the subset is complete
             return
@@ -62,9 +63,9 @@ class Pick(Node):
         if option[0] != DONE:
             data["picked"].append(option[1][0])
             env = self._env(vm, g, frame, player)
-            _, hi = choice.subsets[j].bounds(g, env)
-            if len(data["picked"]) < hi:
-                self._ask(vm, g, frame, player, env)
+            bounds = choice.subsets[j].bounds(g, env)
+            if len(data["picked"]) < bounds[1]:
+                self._ask(vm, g, frame, player, env, bounds)
                 return
         self._close(vm, g, frame, player)
 
