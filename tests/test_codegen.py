@@ -318,10 +318,11 @@ limits:
 def test_effects_around_a_decision_end_their_segment_and_play_as_the_vm_played_them():
     """An `if` whose branch asks, a procedure that asks, a move's and a deal's `if_empty` that ask: each ends
     its segment (its condition, arguments or cards handled in generated code, the block that waits pushed
-    for the VM). The games play as the VM played them node by node (digests taken from it, at bde3809)."""
+    for the VM); so does a `choose` asked once after effects (asked there). The games play as the VM played
+    them node by node (digests taken from it, at bde3809)."""
     rules = load_text(TAILS, "tails.yaml")
     tails = {type(n.nodes[-1]).__name__ for block in rules.blocks for n in block if isinstance(n, Segment) and n.tail}
-    assert tails == {"If", "Call", "Move", "Deal"}
+    assert tails == {"If", "Call", "Move", "Deal", "Choose"}
     assert rules.actions["draw"].direct is None   # a segment that may push is never run without its frame
     digests = {(2, 1): "6966c75e2ef20c26", (2, 2): "d65f87a2ab36e525", (2, 3): "80528ac2990f9bc1",
                (3, 1): "e9b37ad5fa9ce34c", (3, 2): "247986b2d2939c55", (3, 3): "99b38e1d7d5da1a7"}

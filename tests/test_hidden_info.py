@@ -370,3 +370,62 @@ def test_a_choice_names_hidden_cards_only_to_who_may_see_them():
     shown = game.rs.card_labels[zone(game, "hand", 1)[0]]
     game.apply(f"show {shown}")          # laid face up: everyone may know it now
     assert entries(game)[-1] == f"turn 2 P2: show {shown}"
+
+
+FORGETTING = """
+name: forgetting
+players: {min: 2, max: 3}
+components:
+  card:
+    label: "{colour} {value}"
+    in: deck
+    cards:
+      - {each: {colour: [red, blue], value: [1, 2, 3, 4, 5, 6, 7, 8]}}
+zones:
+  deck: {visibility: count}
+  hand: {per_player: true, visibility: owner}
+  pile: {visibility: count}
+setup:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 3}
+  - reveal: {cards: deck, to: players}
+  - for_each: p
+    in: players
+    do: [{reveal: {cards: p.hand, to: 'others(p)'}}]
+actions:
+  draw:
+    when: count(deck) >= 2
+    do: [{move: {from: deck, to: me.hand, count: 2}}]
+  give:
+    args: {c: me.hand}
+    do: [{move: {cards: '[c]', from: me.hand, to: pile}}]
+  cut:
+    when: count(deck) > 0
+    do: [{move: {from: deck, to: deck, count: 1, take: end}}]
+flow:
+  ends:
+    - when: count(pile) >= 10
+      reason: the pile is full
+  round:
+    turn:
+      steps: [{name: act, actions: [draw, give, cut]}]
+"""
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_moved_cards_are_forgotten_alike_by_generated_moves_and_the_runtime(seed):
+    """Generated moves (not recording) and the runtime's (recording) forget the same cards: those that
+    changed zone, not one moved within its zone."""
+    from interpreter.codegen import python_source
+    rules = load_text(FORGETTING, "forgetting.yaml")
+    assert "N_moved(" in python_source(rules)   # the generated moves are the ones tested
+    quick, recorded = (Game.new(rules, 3, seed=seed, record=r) for r in (False, True))
+    rng = random.Random(seed)
+    assert quick.state.known and quick.state.known == recorded.state.known
+    while not quick.is_over:
+        choice = rng.randrange(quick.option_count())
+        quick.apply(choice)
+        recorded.apply(choice)
+        assert quick.state.known == recorded.state.known
+        assert quick.state.zones == recorded.state.zones
+    assert recorded.is_over

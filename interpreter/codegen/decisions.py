@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..effects.choices import Choose
 from ..expr.emit import key
-from .turns import again_step, apply_actions, ask_again, count_block, open_applier, whole_runs
+from .turns import again_step, apply_actions, ask_again, count_block, open_applier, tail_runs, whole_runs
 
 
 def emit_decisions(b, fuser, runs) -> list:
@@ -22,7 +22,7 @@ def emit_decisions(b, fuser, runs) -> list:
     what writes effects (a chosen action's effects are written into the function); `runs`: the segments,
     (block id, start, end, function name, whether it ends in a tail)."""
     rs, lines = b.rs, b.lines
-    whole = whole_runs(rs, runs)
+    whole, tails = whole_runs(rs, runs), tail_runs(rs, runs)
     out, seen = [], set()
     for bid, block in enumerate(rs.blocks):
         for k, node in enumerate(block):
@@ -36,7 +36,7 @@ def emit_decisions(b, fuser, runs) -> list:
                          "not where its frame asks it: Choose.resume applies it")
             with lines.indent():
                 if node.actions is not None:
-                    _apply_action(b, fuser, node, whole)
+                    _apply_action(b, fuser, node, whole, tails)
                 else:
                     _apply_values(b, node, whole)
                 lines.node = node
@@ -47,10 +47,10 @@ def emit_decisions(b, fuser, runs) -> list:
     return out
 
 
-def _apply_action(b, fuser, node, whole) -> None:
+def _apply_action(b, fuser, node, whole, tails) -> None:
     """A chosen action's effects, as a step's A_ applies them (with `me` the chooser)."""
     b.lines.add("_i, _args = _option")
-    apply_actions(b, fuser, node, whole)
+    apply_actions(b, fuser, node, whole, tails)
 
 
 def _apply_values(b, node, whole) -> None:
@@ -91,7 +91,7 @@ def emit_again(b, fuser, runs, listed: dict, done=frozenset()) -> list:
     counted and the step asked again, as Again.block_end and Step.run do; a pass, or a loop asked as often as
     it may be, is left to Choose.resume and the VM. Returns [(step, function name)]."""
     rs, lines = b.rs, b.lines
-    whole = whole_runs(rs, runs)
+    whole, tails = whole_runs(rs, runs), tail_runs(rs, runs)
     out = []
     for loop in rs.nodes:
         step = again_step(rs, loop, listed)
@@ -106,7 +106,7 @@ def emit_again(b, fuser, runs, listed: dict, done=frozenset()) -> list:
             lines.add("_i, _args = _option")
             lines.add("if _i < 0:")
             lines.add("    return None   # a pass ends the asking: Choose.resume lets the loop go")
-            apply_actions(b, fuser, step, whole)
+            apply_actions(b, fuser, step, whole, tails)
             ask_again(b, step, listed)
         lines.add("")
         lines.node = None

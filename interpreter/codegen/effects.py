@@ -16,6 +16,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from ..effects import Effect
+from ..effects.choices import Choose as ChooseEffect
 from ..expr.emit import comment, key, local_name, where
 
 
@@ -41,11 +42,21 @@ class Fuser:
 
     def tail(self, node) -> bool:
         """Whether a node that is not fusible may end a segment: its own part run in Python, then the block
-        of its that waits for a decision pushed for the VM (an `if`'s branch, a procedure, an `if_empty`)."""
-        return isinstance(node, Effect) and node.pushes and not self.fusible(node)
+        of its that waits for a decision pushed for the VM (an `if`'s branch, a procedure, an `if_empty`), or
+        a decision asked once (`asked`)."""
+        return isinstance(node, Effect) and (node.pushes or self.asked(node)) and not self.fusible(node)
+
+    @staticmethod
+    def asked(node) -> bool:
+        """A `choose` or `react` asked once (not again after each answer): it may end a segment, asked there as
+        Choose.run asks it, in the block's frame, which is on top (the segment has pushed nothing)."""
+        return isinstance(node, ChooseEffect) and not node.looped
 
     def pushed_blocks(self, node) -> list:
-        """The blocks a tail pushes for the VM (its blocks that wait for a decision)."""
+        """The blocks a tail pushes for the VM (its blocks that wait for a decision; every block of a decision,
+        which Choose._apply pushes as they are)."""
+        if self.asked(node):
+            return list(node.blocks())
         return [b for b in node.blocks() if not self.block_fusible(b)]
 
     def block_fusible(self, bid) -> bool:
@@ -88,7 +99,7 @@ class Fuser:
                 at -= 1
             lines.insert(at, [f"{local_name(n)} = e[{key(n)}]" for n in entry])
             lines.node = None
-            if lines.lines[-1] != "    " * lines.depth + self.stop:   # an effect that ends the segment
+            if not lines.lines[-1].startswith("    " * lines.depth + "return "):   # an effect that ends the segment
                 lines.add("return False")
         lines.add("")
         lines.add("")
@@ -144,6 +155,11 @@ class Fuser:
         lines.node = node
         loc = where(node.loc) if node.loc is not None else ""
         lines.add(comment(f"{node.text} ({loc})" if loc else node.text))
+        if self.asked(node):
+            # the decision ends the segment: asked as the VM asks it (the block's frame already past it), or
+            # nothing to ask and the VM goes on
+            self.add(f"return {self.const(node, 'K_ask')}.run(vm, g, g.stack[-1]) is True")
+            return
         node.emit(self, py)
 
     # what an effect's `emit` writes with ----------------------------------------------------------------

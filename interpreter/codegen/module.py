@@ -146,10 +146,12 @@ def vm_blocks(rs, fuser) -> list:
 
 
 def segments_of(block, fuser) -> list:
-    """The runs of a block that become segments: (start, end, whether the last one is a tail)."""
+    """The runs of a block that become segments: (start, end, whether the last one is a tail). A decision
+    asked at the end of a segment ends one that has effects before it, never one of its own: the block keeps
+    the decision's node at the position its frame stops at, where saves and `Choose.resume` look for it."""
     out, i = [], 0
     while i < len(block):
-        if not fuser.fusible(block[i]) and not fuser.tail(block[i]):
+        if not fuser.fusible(block[i]) and (not fuser.tail(block[i]) or fuser.asked(block[i])):
             i += 1
             continue
         j = i

@@ -48,6 +48,7 @@ def emit_turns(b, fuser, runs, listed: dict, ends: dict) -> tuple[list, list]:
     writer.start(start, loop, steps, listed)
     writer.end(end, start, loop, steps, ends)
     whole = whole_runs(rs, runs)
+    writer.tails = tail_runs(rs, runs)
     after = []
     for k, step in enumerate(rs.blocks[steps.body]):
         fname = writer.after(k, step, steps, listed, whole, end)
@@ -71,6 +72,12 @@ def open_applier(lines, fname: str, what: str, guard: str, why: str) -> None:
 def whole_runs(rs, runs) -> dict:
     """Block id -> the segment function that runs the whole block (none of its effects asks a decision)."""
     return {bid: fname for bid, i, j, fname, tail in runs if i == 0 and j == len(rs.blocks[bid]) and not tail}
+
+
+def tail_runs(rs, runs) -> dict:
+    """Block id -> the segment function that runs the whole block, whose last effect may push a block of its
+    that waits for a decision (a tail: an `if` whose branch asks one, a procedure's call, an `if_empty`)."""
+    return {bid: fname for bid, i, j, fname, tail in runs if i == 0 and j == len(rs.blocks[bid]) and tail}
 
 
 def count_block(lines, size: int) -> None:
@@ -167,11 +174,13 @@ def asked_together(b, step, listed) -> None:
     lines.add(f"    return vm.ask({sid}, _q[0][0], _q[0][1])")
 
 
-def apply_actions(b, fuser, step, whole) -> None:
+def apply_actions(b, fuser, step, whole, tails=None) -> None:
     """Statements that apply the option `(_i, _args)` of a step chosen by `_player` (a pass does nothing), as
     Choose._apply does: an action whose effects never ask a decision written in place (`whole`: block id ->
-    the segment that runs it all) and counted as Game.run_segment counts it; one whose effects ask a decision
-    has its block pushed, and the statements return false (the VM runs it)."""
+    the segment that runs it all) and counted as Game.run_segment counts it; one whose block is a segment
+    ending in a tail (`tails`, the same for those) has its block pushed and that segment run as the VM runs
+    it, and where its tail pushed nothing the block ends here as the VM ends it; one whose effects ask a
+    decision otherwise has its block pushed, and the statements return false (the VM runs it)."""
     lines = b.lines
     first = True   # the first action with effects opens the branches (an action before it may have none)
     for i, action in enumerate(step.actions):
@@ -184,6 +193,22 @@ def apply_actions(b, fuser, step, whole) -> None:
         env = ", ".join([f"{key(n)}: _args[{j}]" for j, n in enumerate(action.all_names)])
         env = f"{{'me': _player{', ' if env else ''}{env}}}"
         with lines.indent():
+            if tails and action.block in tails:
+                # effects whose last may push a block that waits for a decision: the block pushed, as
+                # Choose._apply pushes it, and its one segment run as Segment.run runs it
+                lines.add(comment(f"{action.name}: its effects, the last of which may wait for a decision"))
+                lines.add(f"vm.push({int(action.block)}, {env})")
+                lines.add("_b = g.stack[-1]")
+                lines.add(f"_b[1] = {len(block)}")
+                lines.add(f"if {tails[action.block]}(vm, g, _b[2]) and g.pending is not None:")
+                lines.add("    return True   # its decision is asked")
+                lines.add("if not g.stack or g.stack[-1] is not _b:")
+                lines.add("    return False   # a block pushed, or the game or the turn stopped: the VM goes on")
+                # nothing pushed: the block ran to its end, counted and left as the VM counts and leaves it (an
+                # error told at the segment's first effect, as the VM tells one raised after its segment ran)
+                count_block(lines, len(block))
+                lines.add("g.stack.pop()")
+                continue
             if action.block not in whole:
                 # effects that ask a decision: their block pushed, as Choose._apply pushes it
                 lines.add(comment(f"{action.name}: its effects wait for decisions: the VM runs them"))
@@ -206,6 +231,7 @@ def apply_actions(b, fuser, step, whole) -> None:
 class _Writer:
     def __init__(self, b, body, segments, fuser):
         self.b, self.lines, self.body, self.segments, self.fuser = b, b.lines, body, segments, fuser
+        self.tails = {}   # block id -> the segment running a block that ends in a tail (tail_runs)
 
     def effects(self, pos: int, stop) -> int | None:
         """Statements that run the turn's block from `pos` up to the node `stop` (its position is returned);
@@ -375,7 +401,7 @@ class _Writer:
                      "not where the steps' frame asks it: Choose.resume applies it")
         with lines.indent():
             lines.add("_i, _args = _option")
-            apply_actions(b, self.fuser, step, whole)
+            apply_actions(b, self.fuser, step, whole, self.tails)
             lines.node = step
             lines.add("stack = g.stack")
             lines.add("if not stack or stack[-1] is not _f:")
@@ -479,7 +505,7 @@ class _Writer:
                 lines.add(f"if _f[3] != {int(steps.id)} or _f[1] != {k + 1}:")
                 lines.add("    return False   # not in the turn's steps: the VM goes on")
                 self.later_steps(k, steps, listed, turn_end)
-            apply_actions(b, self.fuser, step, whole)
+            apply_actions(b, self.fuser, step, whole, self.tails)
             ask_again(b, step, listed)
         lines.add("")
         lines.node = None

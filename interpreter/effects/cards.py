@@ -85,14 +85,14 @@ class Move(Effect):
             w.call_or_else(f"N_move_top(vm, g, {s}, {d}, {k}, {take}, {at}, {w.env(py)}, g.layout.refill)",
                            self.if_empty, py)
             return
-        # the shortest way of runtime/effects.move_top inline: k cards there (no refill), nothing recorded nor
-        # shown to anyone, no card variable to reset; anything else is left to move_top
+        # the shortest way of runtime/effects.move_top inline: k cards there (no refill), nothing recorded, no
+        # card variable to reset; anything else is left to move_top
         vs, vd, vk, zs, vc = w.fresh("s"), w.fresh("d"), w.fresh("k"), w.fresh("z"), w.fresh("c")
         w.add(f"{vs} = {s}")
         w.add(f"{vd} = {d}")
         w.add(f"{vk} = {k}")
         w.add(f"{zs} = g.zones[{vs}]")
-        w.add(f"if vm.record or g.known or type({vk}) is not int or not 0 < {vk} <= len({zs}):")
+        w.add(f"if vm.record or type({vk}) is not int or not 0 < {vk} <= len({zs}):")
         with w.indent():
             w.call_or_else(f"N_move_top(vm, g, {vs}, {vd}, {vk}, {take}, {at}, {w.env(py)}, g.layout.refill)",
                            self.if_empty, py)
@@ -105,18 +105,18 @@ class Move(Effect):
                 w.add(f"{vc} = {zs}[-{vk}:]")
                 w.add(f"del {zs}[-{vk}:]")
             self.place(w, py, vd, vc, word)
+            self.forgotten(w, vs, vd, vc)
 
     def emit_inline(self, w, py, s, d, at, text, word) -> None:
         """Given cards moved by generated code where runtime/effects.move_cards would take its shortest way (a
-        short list of cards from a short zone, nothing recorded nor shown to anyone, no card variable to
-        reset): the same cards removed and placed, the same error for a card not there; anything else is
+        short list of cards from a short zone, nothing recorded, no card variable to reset): the same cards removed and placed, the same error for a card not there; anything else is
         left to move_cards."""
         vs, vd, vc, zs = w.fresh("s"), w.fresh("d"), w.fresh("c"), w.fresh("z")
         w.add(f"{vs} = {s}")
         w.add(f"{vd} = {d}")
         w.add(f"{vc} = {w.expr(self.cards, py)}")
         w.add(f"{zs} = g.zones[{vs}]")
-        w.add(f"if type({vc}) is not list or vm.record or g.known or len({vc}) > 8 or len({zs}) > 64 or {vc} is {zs}:")
+        w.add(f"if type({vc}) is not list or vm.record or len({vc}) > 8 or len({zs}) > 64 or {vc} is {zs}:")
         w.add(f"    N_move_cards(vm, g, {vs}, {vd}, {vc}, {at}, {w.env(py)}, {text}, False)")
         w.add(f"elif {vc}:")
         with w.indent():
@@ -127,6 +127,14 @@ class Move(Effect):
             w.add("except ValueError:")
             w.add(f"    raise N_card_not_in_zone({text}) from None")
             self.place(w, py, vd, vc, word)
+            self.forgotten(w, vs, vd, vc)
+
+    @staticmethod
+    def forgotten(w, vs, vd, vc) -> None:
+        """Cards that changed zone: whoever was shown them forgets them, as runtime/effects._place has them
+        forgotten (no card variable to reset: the inline ways are not written when there is one)."""
+        w.add(f"if g.known and {vs} != {vd}:")
+        w.add(f"    N_moved(vm, g, {vc})")
 
     def place(self, w, py, vd, vc, word) -> None:
         """The moved cards `vc` put at the end of slot `vd` that `at` names (as runtime/effects._place puts

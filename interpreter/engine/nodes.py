@@ -51,7 +51,8 @@ class Node:
 class Segment(Node):
     """A run of effects at one position of a block, as one generated function (codegen/effects.py): runs
     them all, then the VM goes on after them. A segment that ends in a tail (`tail`) may have pushed a
-    block that waits for a decision: the VM runs it next."""
+    block that waits for a decision (the VM runs it next) or asked a decision (a `choose` or `react` asked
+    once: the VM stops)."""
 
     def __init__(self, fn, end: int, nodes, generated, tail: bool = False):
         self.fn, self.end, self.nodes, self.generated, self.tail = fn, end, tuple(nodes), generated, tail
@@ -60,7 +61,8 @@ class Segment(Node):
 
     def run(self, vm, g, frame):
         frame[1] = self.end
-        self.fn(vm, g, frame[2])
+        if self.fn(vm, g, frame[2]):   # it stopped inside: a decision asked, or the game or the turn ended
+            return g.pending is not None
 
     def origin(self, exc):
         """The effect whose generated line raised `exc` (for located errors), or this segment's first."""
