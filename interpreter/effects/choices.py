@@ -146,7 +146,7 @@ class React(Choose):
         if "players" in f:
             players = ctx.who(p + ("players",), scope)
         else:
-            players = (lambda g, e, it: [g.players[(e["me"] + k) % g.n] for k in range(1, g.n)])
+            players = _others_in_seat_order
         until = until_of(c, p, dict(f, until=f.get("until", "first")), True)
         prompt = ctx.template(p + ("prompt",), scope.with_locals(me="player")) if "prompt" in f else "react"
         node = cls(None, players, prompt, None, None, actions, True, True, until)
@@ -162,6 +162,12 @@ class React(Choose):
         which = ("every reaction is applied" if f.get("until") == "all"
                  else "only the first who acts, going round the table from `me`, is applied")
         return f"{who} may at once {words([code(a) for a in names], 'or')} out of turn, or pass; {which}.", []
+
+
+def _others_in_seat_order(g, e, it):
+    """The players a `react` window asks by default: everyone but `me`, in seat order after `me`."""
+    me = e["me"]
+    return [g.players[(me + k) % g.n] for k in range(1, g.n)]
 
 
 def again_of(ctx, path, f, scope, several):

@@ -242,9 +242,12 @@ class Choose(Node):
             if self.looped:
                 g.stack.pop()   # asked again, and nothing more to offer: the loop is over (Again)
             return
-        # options are tuples: never changed, so clones can share them
-        queue = [(p, tuple(self._options(g, env, p))) for p in as_players(g, self.players(g, env, None), "choosers")]
-        queue = [q for q in queue if q[1]]
+        # options are tuples: never changed, so clones can share them; a chooser with none is not asked
+        queue = []
+        for p in as_players(g, self.players(g, env, None), "choosers"):
+            options = self._options(g, env, p)
+            if options:
+                queue.append((p, tuple(options)))
         if not queue:
             return
         vm.push_hold(env, self.id, {"queue": queue, "chosen": [], "at": len(g.history)})

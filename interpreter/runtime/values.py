@@ -41,6 +41,9 @@ def seat_name(p) -> str:
     return f"P{int(p) + 1}"
 
 
+_ONLY_PLAYERS = {Player}
+
+
 def as_player(g, value, what: str = "a player"):
     """The player a value names: a Player, or a seat number from 0 to n-1; anything else is refused."""
     if type(value) is Player:
@@ -54,6 +57,8 @@ def as_player(g, value, what: str = "a player"):
 
 def as_players(g, value, what: str = "players"):
     """A list of players (a single player counts as a list of one)."""
+    if type(value) is list and value and _ONLY_PLAYERS == set(map(type, value)) and max(value) < g.n:
+        return value[:]   # players of this game all (the common case), checked at C speed
     if type(value) in (Player, int):
         return [as_player(g, value, what)]
     if not isinstance(value, (list, tuple)):
