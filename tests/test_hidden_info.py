@@ -385,13 +385,11 @@ zones:
   deck: {visibility: count}
   hand: {per_player: true, visibility: owner}
   pile: {visibility: count}
+CARD_VARIABLES
 setup:
   - shuffle: deck
   - deal: {from: deck, to: hand, count: 3}
-  - reveal: {cards: deck, to: players}
-  - for_each: p
-    in: players
-    do: [{reveal: {cards: p.hand, to: 'others(p)'}}]
+REVEALS
 actions:
   draw:
     when: count(deck) >= 2
@@ -402,30 +400,52 @@ actions:
   cut:
     when: count(deck) > 0
     do: [{move: {from: deck, to: deck, count: 1, take: end}}]
+MARK_ACTION
+  gather:
+    when: count(pile) > 3
+    do: [{move: {from: pile, to: me.hand, count: all}}]
 flow:
   ends:
     - when: count(pile) >= 10
       reason: the pile is full
   round:
     turn:
-      steps: [{name: act, actions: [draw, give, cut]}]
+      steps: [{name: act, actions: [draw, give, cut, MARK gather]}]
 """
 
 
+REVEALS = """\
+  - reveal: {cards: deck, to: players}
+  - for_each: p
+    in: players
+    do: [{reveal: {cards: p.hand, to: 'others(p)'}}]"""
+
+
 @pytest.mark.parametrize("seed", range(6))
-def test_moved_cards_are_forgotten_alike_by_generated_moves_and_the_runtime(seed):
-    """Generated moves (not recording) and the runtime's (recording) forget the same cards: those that
-    changed zone, not one moved within its zone."""
+@pytest.mark.parametrize("reveals,card_variables", [(True, False), (False, True), (True, True)])
+def test_moved_cards_are_forgotten_alike_by_generated_moves_and_the_runtime(seed, reveals, card_variables):
+    """Generated moves (not recording) and the runtime's (recording) forget the same cards, and put the same
+    card variables back to their defaults: those of cards that changed zone, not of one moved within its
+    zone."""
     from interpreter.codegen import python_source
-    rules = load_text(FORGETTING, "forgetting.yaml")
-    assert "N_moved(" in python_source(rules)   # the generated moves are the ones tested
+    text = FORGETTING.replace("REVEALS", REVEALS if reveals else "")
+    text = text.replace("CARD_VARIABLES", "card_variables: {marked: none}" if card_variables else "")
+    text = text.replace("MARK_ACTION", "  mark:\n    args: {c: me.hand}\n    do: [{set: {c.marked: me}}]"
+                        if card_variables else "")
+    rules = load_text(text.replace("MARK ", "mark, " if card_variables else ""), "forgetting.yaml")
+    source = python_source(rules)
+    assert "N_moved(" in source and "N_move_cards(" in source and "del _z" in source   # generated moves tested
     quick, recorded = (Game.new(rules, 3, seed=seed, record=r) for r in (False, True))
     rng = random.Random(seed)
-    assert quick.state.known and quick.state.known == recorded.state.known
+    assert bool(quick.state.known) == reveals and quick.state.known == recorded.state.known
+    marked = 0
     while not quick.is_over:
         choice = rng.randrange(quick.option_count())
         quick.apply(choice)
         recorded.apply(choice)
         assert quick.state.known == recorded.state.known
         assert quick.state.zones == recorded.state.zones
+        assert quick.state.cvars == recorded.state.cvars
+        marked += sum(v is not None for v in quick.state.cvars.get("marked", []))
     assert recorded.is_over
+    assert (marked > 0) == card_variables   # marks were made, and forgotten or kept alike

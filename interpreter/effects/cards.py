@@ -71,7 +71,7 @@ class Move(Effect):
         if self.cards is not None:
             text = w.const(self.text, 'S_text')
             word = getattr(self.at, "word", None)
-            if self.unsure or w.rs.card_resets or (self.at is not None and word is None and not has_tree(self.at)):
+            if self.unsure or (self.at is not None and word is None and not has_tree(self.at)):
                 w.add(f"N_move_cards(vm, g, {s}, {d}, {w.expr(self.cards, py)}, {at}, {w.env(py)}, {text}, {bool(self.unsure)})")
                 return
             self.emit_inline(w, py, s, d, at, text, word)
@@ -80,16 +80,27 @@ class Move(Effect):
         take = "None" if self.take is None else w.const(self.take, "K_take")
         taken = getattr(self.take, "word", None)
         word = getattr(self.at, "word", None)
-        if (self.count is None or w.rs.card_resets or (self.take is not None and taken is None)
-                or (self.at is not None and word is None and not has_tree(self.at))):
+        if ((self.take is not None and taken is None) or (self.at is not None and word is None and not has_tree(self.at))
+                or (self.count is None and self.if_empty is not None)):
             w.call_or_else(f"N_move_top(vm, g, {s}, {d}, {k}, {take}, {at}, {w.env(py)}, g.layout.refill)",
                            self.if_empty, py)
             return
-        # the shortest way of runtime/effects.move_top inline: k cards there (no refill), nothing recorded, no
-        # card variable to reset; anything else is left to move_top
+        # the shortest way of runtime/effects.move_top inline: k cards there (no refill), or all of them,
+        # nothing recorded; anything else is left to move_top
         vs, vd, vk, zs, vc = w.fresh("s"), w.fresh("d"), w.fresh("k"), w.fresh("z"), w.fresh("c")
         w.add(f"{vs} = {s}")
         w.add(f"{vd} = {d}")
+        if self.count is None:   # all the cards: never short, nothing to refill, nothing done for none
+            w.add(f"{zs} = g.zones[{vs}]")
+            w.add("if vm.record:")
+            w.add(f"    N_move_top(vm, g, {vs}, {vd}, None, {take}, {at}, {w.env(py)}, g.layout.refill)")
+            w.add(f"elif {zs}:")
+            with w.indent():
+                w.add(f"{vc} = {zs}[:]")
+                w.add(f"del {zs}[:]")
+                self.place(w, py, vd, vc, word)
+                self.forgotten(w, vs, vd, vc)
+            return
         w.add(f"{vk} = {k}")
         w.add(f"{zs} = g.zones[{vs}]")
         w.add(f"if vm.record or type({vk}) is not int or not 0 < {vk} <= len({zs}):")
@@ -109,8 +120,8 @@ class Move(Effect):
 
     def emit_inline(self, w, py, s, d, at, text, word) -> None:
         """Given cards moved by generated code where runtime/effects.move_cards would take its shortest way (a
-        short list of cards from a short zone, nothing recorded, no card variable to reset): the same cards removed and placed, the same error for a card not there; anything else is
-        left to move_cards."""
+        short list of cards from a short zone, nothing recorded): the same cards removed and placed, the same
+        error for a card not there, the same cards forgotten; anything else is left to move_cards."""
         vs, vd, vc, zs = w.fresh("s"), w.fresh("d"), w.fresh("c"), w.fresh("z")
         w.add(f"{vs} = {s}")
         w.add(f"{vd} = {d}")
@@ -131,9 +142,9 @@ class Move(Effect):
 
     @staticmethod
     def forgotten(w, vs, vd, vc) -> None:
-        """Cards that changed zone: whoever was shown them forgets them, as runtime/effects._place has them
-        forgotten (no card variable to reset: the inline ways are not written when there is one)."""
-        w.add(f"if g.known and {vs} != {vd}:")
+        """Cards that changed zone: their card variables back to their defaults (where the ruleset has some
+        that reset) and whoever was shown them forgets them, as runtime/effects._place does."""
+        w.add(f"if {'' if w.rs.card_resets else 'g.known and '}{vs} != {vd}:")
         w.add(f"    N_moved(vm, g, {vc})")
 
     def place(self, w, py, vd, vc, word) -> None:
