@@ -76,7 +76,8 @@ def whole_runs(rs, runs) -> dict:
 
 def tail_runs(rs, runs) -> dict:
     """Block id -> the segment function that runs the whole block, whose last effect may push a block of its
-    that waits for a decision (a tail: an `if` whose branch asks one, a procedure's call, an `if_empty`)."""
+    that waits for a decision or ask one (a tail: an `if` whose branch asks one, a procedure's call, an
+    `if_empty`, a `choose` or `react` asked once)."""
     return {bid: fname for bid, i, j, fname, tail in runs if i == 0 and j == len(rs.blocks[bid]) and tail}
 
 
@@ -194,8 +195,8 @@ def apply_actions(b, fuser, step, whole, tails=None) -> None:
         env = f"{{'me': _player{', ' if env else ''}{env}}}"
         with lines.indent():
             if tails and action.block in tails:
-                # effects whose last may push a block that waits for a decision: the block pushed, as
-                # Choose._apply pushes it, and its one segment run as Segment.run runs it
+                # effects whose last may push a block that waits for a decision, or ask one: the block pushed,
+                # as Choose._apply pushes it, and its one segment run as Segment.run runs it
                 lines.add(comment(f"{action.name}: its effects, the last of which may wait for a decision"))
                 lines.add(f"vm.push({int(action.block)}, {env})")
                 lines.add("_b = g.stack[-1]")
