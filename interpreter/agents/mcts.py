@@ -437,6 +437,7 @@ class MctsAgent(Agent):
         random), else the best by UCT; and whether it is new. Counts every offered child as available."""
         children = node.children
         untried = []
+        tried = []   # the children offered, in the order offered, while none is untried
         for k in offered:
             child = children.get(k)
             if child is None:
@@ -445,6 +446,8 @@ class MctsAgent(Agent):
                 child.avail += 1
                 if not child.visits:
                     untried.append(k)   # added by an iteration that could not finish
+                elif not untried:
+                    tried.append(child)
         if untried:
             k = untried[rng.randrange(len(untried))]
             child = children.get(k)
@@ -452,11 +455,11 @@ class MctsAgent(Agent):
                 child = children[k] = _Node(who, k)
                 child.avail = 1
             return child, True
-        c = self.c
+        c, sqrt, log = self.c, math.sqrt, math.log
         best, best_value = None, -1.0
-        for k in offered:
-            child = children[k]
-            value = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+        for child in tried:
+            visits = child.visits
+            value = child.total / visits + c * sqrt(log(child.avail) / visits)
             if value > best_value:
                 best, best_value = child, value
         return best, False
