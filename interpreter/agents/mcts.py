@@ -133,16 +133,25 @@ def _canon(value, labels, g, who, by_back, seen):
 
 class _Deadline:
     """When a search must stop: a wall-clock time (the `time` setting) and a CPU time of the searching thread
-    (the `cap`: other threads of the process, such as a server's, are not counted)."""
+    (the `cap`: other threads of the process, such as a server's, are not counted).
 
-    __slots__ = ("wall", "cpu")
+    A thread cannot have run longer than the wall clock has: until as much wall time as the cap has gone by,
+    the CPU time is not read (reading it costs ten times the wall clock's reading, at every iteration)."""
+
+    __slots__ = ("wall", "cpu", "cpu_from")
 
     def __init__(self, wall, cpu):
         self.wall, self.cpu = wall, cpu
+        # the wall-clock time before which the thread's CPU time cannot have reached `cpu`
+        self.cpu_from = None if cpu is None else time.perf_counter() + (cpu - time.thread_time())
 
     def over(self) -> bool:
-        return ((self.wall is not None and time.perf_counter() >= self.wall)
-                or (self.cpu is not None and time.thread_time() >= self.cpu))
+        if self.wall is None and self.cpu is None:
+            return False
+        now = time.perf_counter()
+        if self.wall is not None and now >= self.wall:
+            return True
+        return self.cpu is not None and now >= self.cpu_from and time.thread_time() >= self.cpu
 
 
 class MctsAgent(Agent):
