@@ -128,10 +128,7 @@ def join_groups(g, a, b):
         if _ONLY_LISTS == set(map(type, v)):
             n = len(v) + sum(map(len, v))
             if n <= MAX_LIST:
-                w = g.work - n
-                g.work = w
-                if w < 0:
-                    raise over_items()
+                spend(g, n)
                 return v
     return X.plus(g, a, b)
 
