@@ -454,7 +454,7 @@ class _Writer:
                     # effects that ask a decision are pushed for the VM (below): the later choices are pushed
                     # under them first, last-first, as Choose.resume pushes them, to run once they are done
                     lines.add(f"if _i in {b.ns.const(frozenset(pushed), 'K_pushed')}:")
-                    lines.add(f"    for _x in reversed(_o[_k + 1:]):")
+                    lines.add("    for _x in reversed(_o[_k + 1:]):")
                     lines.add(f"        {b.ns.const(step, 'K_step')}._apply(vm, _f[2], _x[1], _x[0], False)")
                 apply_actions(b, self.fuser, step, whole)
                 lines.node = step
