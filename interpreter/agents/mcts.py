@@ -71,7 +71,15 @@ class _Node:
 
 
 def _offered(g, pending, labels, by_back) -> dict:
-    """A decision's options by what their chooser can tell apart -> the index of the first of each.
+    """A decision's options by what their chooser can tell apart -> the index of the first of each (see
+    _offered_pairs)."""
+    return dict(_offered_pairs(g, pending, labels, by_back))
+
+
+def _offered_pairs(g, pending, labels, by_back) -> list:
+    """A decision's options by what their chooser can tell apart: (key, the index of the first option of
+    that key), in the order of the indexes, each key once (a search walks them all: a list costs less than
+    a dict, whose keys would be hashed once more).
 
     An argument is told as its chooser can tell it: a card by its label (the same card in two worlds may
     have another id), but a card the chooser cannot see by its place (which card lies there differs from
@@ -99,7 +107,7 @@ def _offered(g, pending, labels, by_back) -> dict:
         if all(len(set(d)) == len(d) for d in domains):
             keys = zip(itertools.repeat(node_id), itertools.repeat(who), itertools.repeat(product.tag),
                        itertools.product(*domains))
-            return dict(zip(keys, range(product.size)))
+            return list(zip(keys, range(product.size)))
     offered = {}
     for i, (a, args) in enumerate(options):
         key = []
@@ -116,7 +124,7 @@ def _offered(g, pending, labels, by_back) -> dict:
             else:
                 key.append(_canon(v, labels, g, who, by_back, seen))
         offered.setdefault((node_id, who, a, tuple(key)), i)
-    return offered
+    return list(offered.items())
 
 
 def _canon(value, labels, g, who, by_back, seen):
@@ -315,9 +323,8 @@ class MctsAgent(Agent):
                     world.apply(below(rng, len(options)))
                     last = who
                     continue
-                offered = _offered(world.state, pending, labels, by_back)
-                child, new = self._select(node, offered, who, rng)
-                world.apply(offered[child.key])
+                child, new, index = self._select(node, _offered_pairs(world.state, pending, labels, by_back), who, rng)
+                world.apply(index)
                 path.append(child)
                 last = who
                 if new:
@@ -441,37 +448,38 @@ class MctsAgent(Agent):
         else:
             child.total += value(g, me) - start
 
-    def _select(self, node, offered: dict, who: int, rng):
-        """The child of `node` to try among the options offered in this world: one not tried yet (at
-        random), else the best by UCT; and whether it is new. Counts every offered child as available."""
+    def _select(self, node, offered: list, who: int, rng):
+        """The child of `node` to try among the options offered in this world (`_offered_pairs`): one not
+        tried yet (at random), else the best by UCT; whether it is new; and the index of its option. Counts
+        every offered child as available."""
         children = node.children
         untried = []
         tried = []   # the children offered, in the order offered, while none is untried
-        for k in offered:
+        for k, i in offered:
             child = children.get(k)
             if child is None:
-                untried.append(k)
+                untried.append((k, i))
             else:
                 child.avail += 1
                 if not child.visits:
-                    untried.append(k)   # added by an iteration that could not finish
+                    untried.append((k, i))   # added by an iteration that could not finish
                 elif not untried:
-                    tried.append(child)
+                    tried.append((child, i))
         if untried:
-            k = untried[rng.randrange(len(untried))]
+            k, i = untried[rng.randrange(len(untried))]
             child = children.get(k)
             if child is None:
                 child = children[k] = _Node(who, k)
                 child.avail = 1
-            return child, True
+            return child, True, i
         c, sqrt, log = self.c, math.sqrt, math.log
-        best, best_value = None, -1.0
-        for child in tried:
+        best, best_value, index = None, -1.0, -1
+        for child, i in tried:
             visits = child.visits
             value = child.total / visits + c * sqrt(log(child.avail) / visits)
             if value > best_value:
-                best, best_value = child, value
-        return best, False
+                best, best_value, index = child, value, i
+        return best, False, index
 
     def _rewards(self, g, score, start) -> list:
         """Each player's reward, 0 to 1, for a finished game or a position where the rollout stopped."""
