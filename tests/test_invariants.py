@@ -168,3 +168,20 @@ def test_a_clone_draws_what_the_original_would_draw_whichever_draws_first():
     assert [c.state.rng.random() for _ in range(3)] == expected[3:] == [shared.state.rng.random() for _ in range(3)]
     game.force_random(lambda op, items, k: None)
     assert type(game.clone().state.rng) is random.Random
+
+
+def test_a_generator_made_when_first_drawn_draws_as_one_made_at_once():
+    """A bot's world gets a generator made from its seed only when it first draws (State.seed_rng): it and its
+    clones, made before or after a draw, draw what random.Random(seed) would."""
+    reference = random.Random(41)
+    expected = [reference.random() for _ in range(8)]
+    game = Game.new(load("cubirds"), 2, seed=3)
+    game.state.seed_rng(41)
+    assert game.state.line.gen.made is None   # nothing drawn: not made
+    early = game.clone()   # before any draw: the seed is shared; the first who draws takes a copy
+    assert [early.state.rng.random() for _ in range(4)] == expected[:4]
+    assert [game.state.rng.random() for _ in range(2)] == expected[:2]
+    late = game.clone()   # after two draws: goes on from there
+    assert [late.state.rng.random() for _ in range(6)] == expected[2:]
+    assert [game.state.rng.random() for _ in range(6)] == expected[2:]
+    assert game.to_json()["state"]["rng"] == late.to_json()["state"]["rng"]

@@ -349,7 +349,7 @@ class Sampler:
             if self.belief != "peek":
                 _deal_unseen(world, self.player, rng, self.named)
         _reopen_commitments(world, self.player)
-        world.state.rng = random.Random(rng.getrandbits(64))
+        world.state.seed_rng(rng.getrandbits(64))
         return world
 
     def flat(self, rng):

@@ -20,6 +20,24 @@ class _Generator:
         self.rng, self.holders = rng, 1
 
 
+class _Seed:
+    """A generator not made yet: made from its seed when a state first draws from it (a bot's world that
+    never draws, as most playouts of a game whose deck is dealt at the start, saves seeding one). It is held
+    as a _Generator is, and gives the same numbers as random.Random(seed) made at once."""
+
+    __slots__ = ("seed", "made", "holders")
+
+    def __init__(self, seed):
+        self.seed, self.made, self.holders = seed, None, 1
+
+    @property
+    def rng(self):
+        made = self.made
+        if made is None:
+            made = self.made = random.Random(self.seed)
+        return made
+
+
 class _Line:
     """The generator of one state and of the throw-away copies that share it (`clone(share_rng=True)`)."""
 
@@ -51,6 +69,10 @@ class State:
     @rng.setter
     def rng(self, value):
         self.line = _Line(_Generator(value))
+
+    def seed_rng(self, seed) -> None:
+        """Give the state a generator of its own, random.Random(seed), made when it first draws."""
+        self.line = _Line(_Seed(seed))
 
     def __init__(self):
         self.cvars = {}       # card variable -> list of values, indexed by card id
@@ -89,7 +111,7 @@ class State:
         line = self.line
         if share_rng:
             c.line = line
-        elif type(line.gen.rng) is random.Random:
+        elif type(line.gen) is _Seed or type(line.gen.rng) is random.Random:
             line.gen.holders += 1   # copied when either draws first (see rng)
             c.line = _Line(line.gen)
         else:   # a forced generator (engine/chance.py) is not cloned: the copy gets a plain one
