@@ -402,11 +402,8 @@ class _Writer:
                      "not where the steps' frame asks it: Choose.resume applies it")
         with lines.indent():
             lines.add("_i, _args = _option")
-            apply_actions(b, self.fuser, step, whole, self.tails)
-            lines.node = step
             lines.add("stack = g.stack")
-            lines.add("if not stack or stack[-1] is not _f:")
-            lines.add("    return False")
+            self.applied(step, whole, self.tails)
             self.later_steps(k, steps, listed, turn_end)
         lines.add("")
         lines.node = None
@@ -456,14 +453,19 @@ class _Writer:
                     lines.add(f"if _i in {b.ns.const(frozenset(pushed), 'K_pushed')}:")
                     lines.add("    for _x in reversed(_o[_k + 1:]):")
                     lines.add(f"        {b.ns.const(step, 'K_step')}._apply(vm, _f[2], _x[1], _x[0], False)")
-                apply_actions(b, self.fuser, step, whole)
-                lines.node = step
-                lines.add("if not stack or stack[-1] is not _f:")
-                lines.add("    return False   # the game or the turn stopped inside: the VM goes on")
+                self.applied(step, whole)
             self.later_steps(k, steps, listed, turn_end)
         lines.add("")
         lines.node = None
         return fname
+
+    def applied(self, step, whole, tails=None) -> None:
+        """Statements that apply the chosen option (apply_actions), then return false, the VM going on, when
+        the game or the turn stopped inside (the steps' frame `_f` no longer on top of `stack`)."""
+        apply_actions(self.b, self.fuser, step, whole, tails)
+        self.lines.node = step
+        self.lines.add("if not stack or stack[-1] is not _f:")
+        self.lines.add("    return False   # the game or the turn stopped inside: the VM goes on")
 
     def later_steps(self, k, steps, listed, turn_end) -> None:
         """Statements that go on in the steps' frame `_f` after step number k: the later steps asked, or the
