@@ -181,6 +181,8 @@ def test_clean_keeps_text_and_drops_what_steers_a_terminal(text, want):
     ("  first_player: random(players)", "  first_player: first(deck)", "this names players"),
     # what a choice's argument is chosen from is a list
     ("      r: range(count(row))", "      r: 3", "'r' is chosen from a list of values, but this is a number"),
+    ("      r: range(count(row))", "      r: 'count(row) > 1'",
+     "'r' is chosen from a list of values, but this is true/false"),
 ])
 def test_a_mistake_known_when_the_ruleset_loads_is_refused_there(old, new, message):
     assert old in CUBIRDS

@@ -8,7 +8,7 @@ from lark import Tree
 from ..effects import BARE, EFFECTS
 from ..engine.choices import Choice, Subset
 from ..errors import did_you_mean
-from ..expr.compiler import ELEMENT, KIND_WORDS, Scope
+from ..expr.compiler import ELEMENT, Scope, a_kind, item_kind
 from ..expr.parser import argument_of
 from .context import Abort, Context, valid_name
 
@@ -191,13 +191,10 @@ class EffectCompiler:
                          "last, so write them after the other arguments", "effect", key=True)
             compiled = ctx.expr(apath, inner, random_ok=False)
             if compiled.kind in ("int", "bool", "none", "card", "player"):
-                ctx.fail(apath, f"'{arg}' is chosen from a list of values, but this is a "
-                         f"{KIND_WORDS.get(compiled.kind, compiled.kind)}", "kind",
-                         "write the values to choose from as a list, as in '[1, 2, 3]' or range(n)")
-            kind = ELEMENT.get(compiled.kind, "any")
-            if kind == "any" and getattr(compiled, "numbers", False):
-                kind = "int"   # chosen from a range or a list of numbers: arithmetic on it needs no kind check
-            inner.locals[arg] = kind
+                ctx.fail(apath, f"'{arg}' is chosen from a list of values, but this is {a_kind(compiled.kind)}",
+                         "kind", "write the values to choose from as a list, as in '[1, 2, 3]' or range(n)")
+            # chosen from a range or a list of numbers: a number, on which arithmetic needs no kind check
+            kind = inner.locals[arg] = item_kind(compiled)
             names.append(arg)
             domains.append(compiled)
             kinds.append(kind)
@@ -226,8 +223,7 @@ class EffectCompiler:
             ctx.fail(path + ("count",), "give either count or min and max", "effect", key=True)
         domain = ctx.expr(path + ("pick",), inner, random_ok=False)
         if domain.kind in ("int", "str", "bool", "none", "card", "player"):
-            ctx.fail(path + ("pick",), f"pick chooses items of a list, but this is a "
-                     f"{KIND_WORDS.get(domain.kind, domain.kind)}", "kind")
+            ctx.fail(path + ("pick",), f"pick chooses items of a list, but this is {a_kind(domain.kind)}", "kind")
         if "count" in spec:
             low = high = ctx.expr(path + ("count",), inner, random_ok=False)
         else:

@@ -6,10 +6,9 @@ run by the VM (engine/nodes.py: Repeat, ForEach), which these classes derive fro
 from __future__ import annotations
 
 from ..engine import nodes as vm
-from ..expr.compiler import Scope
+from ..expr.compiler import Scope, item_kind
 from ..expr.emit import key, local_name
 from ..runtime.effects import MAX_LOOP
-from ..runtime.values import ELEMENT
 from .base import Effect, ref
 from .values import unshared
 from .text import code, words
@@ -144,10 +143,7 @@ class ForEach(Effect, vm.ForEach):
             if k not in fields:
                 ctx.fail(path, f"a 'for_each' needs '{k}:'", "missing-field")
         items = ctx.expr(path + ("in",), scope)
-        kind = ELEMENT.get(items.kind, "any")
-        if kind == "any" and getattr(items, "numbers", False):
-            kind = "int"   # each item of a range or a list of numbers is a number
-        inner = Scope({**scope.locals, value: kind}, scope.it)
+        inner = Scope({**scope.locals, value: item_kind(items)}, scope.it)
         body = c.block(path + ("do",), inner)
         c.body_check(path + ("do",), body)
         return cls(value, items, body)

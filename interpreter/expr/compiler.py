@@ -34,6 +34,13 @@ LIST_OF = {"card": "cards", "player": "players"}
 NUMBERS = ("int", "number")
 
 
+def item_kind(fn) -> str:
+    """The kind of one item of the list a compiled expression gives: a number for a range or a list of
+    numbers (`fn.numbers`), which its kind alone does not tell."""
+    kind = ELEMENT.get(fn.kind, "any")
+    return "int" if kind == "any" and getattr(fn, "numbers", False) else kind
+
+
 def a_kind(kind: str) -> str:
     """A static kind in words, with its article, for an error: 'a number', 'a list of players', 'true/false'."""
     words = KIND_WORDS.get(kind, kind)

@@ -70,7 +70,7 @@ def number(v):
 
 
 MAX_NESTING = 32   # lists inside lists inside ...: deeper is refused (copying and saving recurse)
-_ONLY_LISTS = {list}
+ONLY_LISTS = {list}   # the types in a list of lists
 
 
 def size(value, limit: int = MAX_LIST, depth: int = 0) -> int:
@@ -80,7 +80,7 @@ def size(value, limit: int = MAX_LIST, depth: int = 0) -> int:
         raise too_large(value)
     if list not in map(type, value):   # a flat list (the common case), checked at C speed
         return n
-    if _ONLY_LISTS == set(map(type, value)):
+    if ONLY_LISTS == set(map(type, value)):
         # a list of lists (combinations, groups): when none of them holds a list, counted at C speed
         if list not in set(map(type, chain.from_iterable(value))):
             n += sum(map(len, value))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..errors import GameError
 from . import operators as X
-from .budget import MAX_LIST, MAX_NUMBER, MAX_STEP_ITEMS, over_items, spend, too_large
+from .budget import MAX_LIST, MAX_NUMBER, MAX_STEP_ITEMS, ONLY_LISTS, over_items, spend, too_large
 from .builtins import BUILTINS, _counts, _distinct
 
 TWO_ARGUMENTS = {"take", "drop", "index_of"}   # the builtins walkers call with a second argument
@@ -125,15 +125,13 @@ def join_groups(g, a, b):
     list; a value of another shape is added as `+` adds it."""
     if type(a) is list and type(b) is list:
         v = a + b
-        if _ONLY_LISTS == set(map(type, v)):
+        if ONLY_LISTS == set(map(type, v)):
             n = len(v) + sum(map(len, v))
             if n <= MAX_LIST:
                 spend(g, n)
                 return v
     return X.plus(g, a, b)
 
-
-_ONLY_LISTS = {list}
 
 
 def too_large_number(v):
