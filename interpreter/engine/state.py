@@ -111,7 +111,7 @@ class State:
         line = self.line
         if share_rng:
             c.line = line
-        elif type(line.gen) is _Seed or type(line.gen.rng) is random.Random:
+        elif type(line.gen.rng) is random.Random:   # (a _Seed's generator is made here: rare, and the same)
             line.gen.holders += 1   # copied when either draws first (see rng)
             c.line = _Line(line.gen)
         else:   # a forced generator (engine/chance.py) is not cloned: the copy gets a plain one
