@@ -71,6 +71,22 @@ def test_a_helper_is_what_it_stands_for(helper, builtin, table_name):
             assert got == expected, (cards, work)
 
 
+@pytest.mark.parametrize("table_name", sorted(TABLES))
+def test_counting_until_a_number_is_reached(table_name):
+    """`count(distinct(cards.a)) >= k` (and <, <=, >) of a zone's cards against a number known at load stops
+    counting at the k-th value, and pays and answers as the count does. Only a zone's cards, nothing but
+    cards, are counted so (the compiler writes it for zones only): an item that is not a card after the
+    k-th value would not be reached, where the count tells it."""
+    table = TABLES[table_name]
+    for cards in CARDS:
+        if not all(type(c) is int and 0 <= c < 8 for c in cards):
+            continue
+        for k in range(-1, 7):
+            for work in range(2 * len(cards) + 2):
+                expected = _outcome(lambda g, c, t: _reference(_count_distinct, g, c, t) >= k, work, cards, table)
+                assert _outcome(H.distinct_reach, work, cards, table, k) == expected, (cards, k, work)
+
+
 def test_the_table_reaches_each_way_out():
     """The inputs above meet each way a helper can end at least once: a value, each kind of error, the
     budget's error, and (the large numbers and the fractions) an overflow and a number past the cap."""

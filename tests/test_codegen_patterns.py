@@ -78,6 +78,18 @@ VALUES = [
     ('distinct(deck.colour)', ['r', 'g', 'b'], 12),
     ('counts(deck.colour)', [3, 2, 1], 12),
     ('count(distinct(deck.colour))', 3, 12),
+    # against a number known at load: counted until it is reached (R_distinct_reach), paid in full
+    ('count(distinct(deck.colour)) < 2', False, 12),
+    ('count(distinct(deck.colour)) >= 3', True, 12),
+    ('count(distinct(deck.colour)) > 3', False, 12),
+    ('count(distinct(deck.colour)) <= 1', False, 12),
+    ('count(distinct(deck.colour)) > 0', True, 12),
+    ('count(distinct(deck.value)) >= 6', True, 12),
+    ('count(distinct(pile.colour)) < 2', True, 0),
+    ('count(distinct(pile.colour)) >= 0', True, 0),
+    ('count(distinct(row[0].colour)) < 2', False, 4),
+    ('count(distinct(row[0].colour)) <= 2', True, 4),
+    ('count(distinct(row[0].value)) > 1', True, 4),
     ('distinct(pile.colour)', [], 0),
     ('counts(row[0].value)', [1, 1], 4),
     ('count(distinct(row[1].colour))', 0, 0),
@@ -217,6 +229,8 @@ PAYMENTS = [
     ("distinct(deck.colour)", [6, 6]),
     ("counts(deck.colour)", [6, 6]),
     ("count(distinct(deck.colour))", [6, 6]),
+    ("count(distinct(deck.colour)) < 2", [6, 6]),
+    ("count(distinct(deck.colour)) >= 3", [6, 6]),
     ("sum(deck.value)", [6, 6]),
     ("groups(deck, colour)", [6]),
     ('take_while(deck, colour != "b")', [6]),
@@ -249,7 +263,7 @@ def test_shorter_forms_are_written():
     source = python_source(rules)
     for form in ("R_groups_of(", "R_take_while_ne(", "R_drop_while_eq(", "K_range", "if xs and xs[0] is not None",
                  "R_count_distinct_of(", "R_counts_of(", "in map(A_colour_of, ", "R_cartesian(",
-                 "g.vars['seen'] = ", "R_all_eq(", "R_any_ne(", "R_join_groups("):
+                 "g.vars['seen'] = ", "R_all_eq(", "R_any_ne(", "R_join_groups(", "R_distinct_reach("):
         assert form in source, form
     for general in ("F_groups(", "F_take_while", "F_drop_while", "len(g.zones[", "R_attr1(A_colour, F_first",
                     "F_range("):
@@ -291,6 +305,7 @@ actions:
           both: any(me.hand, colour == c) and all(me.hand, colour != "x")
           alike: all(me.hand, colour == c) or any(me.hand, colour != "x")
           pairs: count(combinations(me.hand, 1) + combinations(me.hand, 2))
+          mixed: count(distinct(row[r].colour)) < 2
       - set: {seen: n}
       - move: {cards: xs, from: me.hand, to: 'row[r]'}
 """

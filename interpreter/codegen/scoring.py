@@ -67,11 +67,12 @@ def shared_lists(b, expr):
         if all(counted) and all(type(v) in _HASHED for v in b.ns.values[table]):
             # every place counts the values (`count(distinct(...))`, `counts(...)`): the cards counted by
             # value once, each place paying the two walks it paid (runtime/helpers.py, distinct_size)
-            var = b.ns.fresh("counted")
-            before.append(f"{var} = R_counted({base}, {table})")
+            # the zone's list read once too: an expression changes no zone
+            var, zone = b.ns.fresh("counted"), b.ns.fresh("zone")
+            before += [f"{zone} = {base}", f"{var} = R_counted({zone}, {table})"]
             for use, helper in counted:
                 _, use_kind = emit_expr(expr, b.names, b.ns, {"me": "me"}, tree=use, with_kind=True)
-                subst[id(use)] = (f"{helper}(g, {var}, len({base}))", use_kind)
+                subst[id(use)] = (f"{helper}(g, {var}, len({zone}))", use_kind)
             continue
         var = b.ns.fresh("list")
         before.append(f"{var} = {src[:-len(tail)]} in {base}]")

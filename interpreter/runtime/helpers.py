@@ -287,6 +287,40 @@ def count_distinct_of(g, cards, table):
     return k
 
 
+def distinct_reach(g, cards, table, k: int) -> bool:
+    """count(distinct(cards.attr)) >= k for cards of a zone (nothing but cards), paid for as count_distinct_of
+    is (the cards' walk, then their values'), and stopping at the k-th value (a row's "are they all alike?" is
+    answered by its first card that differs from the first, not by the set of all its values)."""
+    n = len(cards)
+    g.work = w = g.work - n
+    if w < 0:
+        raise over_items()
+    if k <= 0:
+        reached = True
+    elif k == 2:   # whether any differs from the first (values equal as distinct() takes them are one)
+        reached = False
+        if cards:
+            first = table[cards[0]]
+            for c in cards:
+                if table[c] != first:
+                    reached = True
+                    break
+    else:
+        seen = set()
+        try:
+            for c in cards:
+                seen.add(table[c])
+                if len(seen) >= k:
+                    break
+        except TypeError:   # values that are lists: counted the slow way, as count_distinct_of counts them
+            return count_distinct(_paid_values(g, cards, table)) >= k
+        reached = len(seen) >= k
+    g.work = w = w - n   # the values' walk: one value per card
+    if w < 0:
+        raise over_items()
+    return reached
+
+
 def counts_of(g, cards, table):
     """counts(cards.attr), paid for as distinct_of is."""
     n = len(cards)

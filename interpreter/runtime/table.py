@@ -34,7 +34,7 @@ GLOBALS = {
     "R_any_in": H.any_in, "R_all_eq": H.all_eq, "R_any_ne": H.any_ne, "R_per_eq": H.per_eq, "R_per_ne": H.per_ne, "R_snapshot": N.snapshot,
     "R_count_distinct": H.count_distinct, "R_groups_of": H.groups_of, "R_BACK_WORDS": N.BACK_WORDS, "R_over_items": over_items, "R_take_while_eq": H.take_while_eq,
     "R_take_while_ne": H.take_while_ne, "R_drop_while_eq": H.drop_while_eq, "R_drop_while_ne": H.drop_while_ne,
-    "R_cartesian": itertools.product, "R_distinct_of": H.distinct_of, "R_count_distinct_of": H.count_distinct_of, "R_sum_of": H.sum_of, "R_tally": H.tally,
+    "R_cartesian": itertools.product, "R_distinct_of": H.distinct_of, "R_count_distinct_of": H.count_distinct_of, "R_distinct_reach": H.distinct_reach, "R_sum_of": H.sum_of, "R_tally": H.tally,
     "R_counts_of": H.counts_of, "R_MAX_OPTIONS": MAX_OPTIONS, "R_NO": NOT_COMPUTED,
     "R_lazy": lazy, "R_SMALL": SMALL, "R_counted": H.counted, "R_distinct_size": H.distinct_size,
     "R_count_values": H.count_values,
