@@ -78,6 +78,21 @@ VALUES = [
     ('distinct(deck.colour)', ['r', 'g', 'b'], 12),
     ('counts(deck.colour)', [3, 2, 1], 12),
     ('count(distinct(deck.colour))', 3, 12),
+    # an item of a zone at a place written in the ruleset, and its attributes: read in place, compared with ==
+    # where the attribute has no list among its values
+    ('deck[0].colour', 'r', 0),
+    ('deck[5].value', 5, 0),
+    ('deck[2]', 2, 0),
+    ('pile[0].colour', 'GameError: [0] is past the end of a list of 0 items', 0),
+    ('pile[0]', 'GameError: [0] is past the end of a list of 0 items', 0),
+    ('deck[6].value', 'GameError: [6] is past the end of a list of 6 items', 0),
+    ('deck[6]', 'GameError: [6] is past the end of a list of 6 items', 0),
+    ('me.hand[0].colour', 'GameError: [0] is past the end of a list of 0 items', 0),
+    ('deck[0].colour == deck[4].colour', True, 0),
+    ('deck[0].colour != deck[2].colour', True, 0),
+    ('deck[0] == deck[1]', False, 0),
+    ('pile[0].colour == deck[0].colour', 'GameError: [0] is past the end of a list of 0 items', 0),
+    ('deck[1].value + deck[5].value', 7, 0),
     # against a number known at load: counted until it is reached (R_distinct_reach), paid in full
     ('count(distinct(deck.colour)) < 2', False, 12),
     ('count(distinct(deck.colour)) >= 3', True, 12),
@@ -263,11 +278,13 @@ def test_shorter_forms_are_written():
     source = python_source(rules)
     for form in ("R_groups_of(", "R_take_while_ne(", "R_drop_while_eq(", "K_range", "if xs and xs[0] is not None",
                  "R_count_distinct_of(", "R_counts_of(", "in map(A_colour_of, ", "R_cartesian(",
-                 "g.vars['seen'] = ", "R_all_eq(", "R_any_ne(", "R_join_groups(", "R_distinct_reach("):
+                 "g.vars['seen'] = ", "R_all_eq(", "R_any_ne(", "R_join_groups(", "R_distinct_reach(",
+                 "(A_colour[g.zones[0][0]] if len(g.zones[0]) > 0 else R_attr1(A_colour, R_item(g.zones[0], 0)))"):
         assert form in source, form
-    for general in ("F_groups(", "F_take_while", "F_drop_while", "len(g.zones[", "R_attr1(A_colour, F_first",
-                    "F_range("):
+    for general in ("F_groups(", "F_take_while", "F_drop_while", "R_attr1(A_colour, F_first", "F_range(",
+                    "R_equal("):
         assert general not in source, general
+    assert "len(g.zones[1:4])" not in source   # count(row), a family of three
 
 
 RULES_WITH_ACTIONS = """
@@ -306,6 +323,7 @@ actions:
           alike: all(me.hand, colour == c) or any(me.hand, colour != "x")
           pairs: count(combinations(me.hand, 1) + combinations(me.hand, 2))
           mixed: count(distinct(row[r].colour)) < 2
+          top: deck[0].colour == deck[1].colour
       - set: {seen: n}
       - move: {cards: xs, from: me.hand, to: 'row[r]'}
 """

@@ -9,14 +9,10 @@ is told at the expression (file, line and column), as the VM tells an effect's.
 """
 from __future__ import annotations
 
-import re
-
 from ..expr.emit import comment
 from ..expr.parser import argument_of
 
 
-# the cards of a zone read without a walk (a shared zone, or a player's of `me` or of the current player)
-ZONE = re.compile(r"g\.zones\[(\d+|g\.zbase\[\d+\] \+ (me|g\.current))\]\Z")
 
 
 def top_level(tree):
@@ -45,7 +41,7 @@ def shared_lists(b, expr):
     cannot fail: reading the zone and the attribute table of a card does not.
     -> (lines that make the lists, {id of each place: (source, kind)} for emit_expr)."""
     from lark import Tree
-    from ..expr.compiler import emit_expr
+    from ..expr.compiler import ZONE_READ, emit_expr
     if getattr(expr, "tree", None) is None:
         return [], {}
     seen: dict = {}
@@ -60,7 +56,7 @@ def shared_lists(b, expr):
         src, kind = emit_expr(expr, b.names, b.ns, {"me": "me"}, tree=places[0], with_kind=True)
         base = emit_expr(expr, b.names, b.ns, {"me": "me"}, tree=places[0].children[0])
         tail = f" in R_walk(g, {base})]"
-        if kind != "values" or not src.startswith("[") or not src.endswith(tail) or not ZONE.match(base):
+        if kind != "values" or not src.startswith("[") or not src.endswith(tail) or not ZONE_READ.fullmatch(base):
             continue
         table = src[1:src.index("[", 1)]
         counted = [_counted_use(t, parents) for t in places]

@@ -151,6 +151,7 @@ class React(Choose):
         prompt = ctx.template(p + ("prompt",), scope.with_locals(me="player")) if "prompt" in f else "react"
         node = cls(None, players, prompt, None, None, actions, True, True, until)
         node.priority = priority_of(ctx, p, f, until)
+        node.seated = "players" not in f
         return node
 
     @classmethod
@@ -167,7 +168,8 @@ class React(Choose):
 def _others_in_seat_order(g, e, it):
     """The players a `react` window asks by default: everyone but `me`, in seat order after `me`."""
     me = e["me"]
-    return [g.players[(me + k) % g.n] for k in range(1, g.n)]
+    players = g.players
+    return players[me + 1:] + players[:me]
 
 
 def again_of(ctx, path, f, scope, several):

@@ -193,6 +193,7 @@ class Choose(Node):
     free = frozenset()
     looped = False
     priority = "seat"   # in a reaction window, who of those who acted is applied: the first in seat order, or random
+    seated = False   # the choosers are made from the game's own players (a reaction window's default): not checked
 
     def __init__(self, player, players, prompt, choice, body, actions, optional, secret=None, until="all"):
         self.player, self.players, self.prompt = player, players, prompt
@@ -244,7 +245,8 @@ class Choose(Node):
             return
         # options are tuples: never changed, so clones can share them; a chooser with none is not asked
         queue = []
-        for p in as_players(g, self.players(g, env, None), "choosers"):
+        who = self.players(g, env, None)
+        for p in (who if self.seated else as_players(g, who, "choosers")):
             options = self._options(g, env, p)
             if options:
                 queue.append((p, tuple(options)))

@@ -317,6 +317,8 @@ def capped(src: str, ns) -> str:
     return f"({v} if -R_MAX <= ({v} := {src}) <= R_MAX else R_too_large({v}))"
 
 
+# the cards of a zone read without computing anything: a shared zone, or a player's of `me` or of the current player
+ZONE_READ = re.compile(r"g\.zones\[(\d+|g\.zbase\[\d+\] \+ (me|g\.current))\]")
 _MEMBERS = re.compile(r"g\.zones\[(\d+):(\d+)\]")   # the source of a family of a fixed size (see _members)
 # the source of `cards.attr` (see attr)
 _ATTRS = re.compile(r"\[(?P<table>A_\w+)\[(?P<item>_c\d+)\] for (?P=item) in R_walk\(g, (?P<cards>.+)\)\]")
@@ -343,6 +345,8 @@ class _Compiler:
         self.uses_random = False
         self.reads = set()   # the variables read, (kind, name): a text that shows a private one is checked
         self.numbers = set()   # id of each tree whose value is a list of whole numbers (a range, [1, n])
+        self.plain_attrs = set()   # id of each tree that reads a card's attribute (never a list: compared with ==)
+        self.zone_items = {}   # the source of `zone[i]` written inline -> (the zone's source, i) (see index)
 
     def fail(self, message: str, node, hint: str | None = None, code: str = "expr"):
         raise ExprError(message, _offset(node), hint, code)
@@ -473,6 +477,12 @@ class _Compiler:
             n.used.add(("attr", name))
             table = self.table(name)
             if kind == "card":
+                self.plain_attrs.add(id(t))   # a number, a text, true/false or none, never a list
+                item = self.zone_items.get(base)
+                if item is not None:
+                    # `zone[i].attr`: the card is there (a zone holds cards), or R_item tells why not
+                    z, i = item
+                    return f"({table}[{z}[{i}]] if len({z}) > {i} else R_attr1({table}, R_item({z}, {i})))", "value"
                 if simple(base):
                     return f"(None if {base} is None else {table}[{base}])", "value"
                 end = _END_OF.fullmatch(base)
@@ -525,6 +535,12 @@ class _Compiler:
             return f"g.zones[{member}]", "cards"
         idx, _ = self.compile(idx_tree, s)
         base, kind = self.compile(base_tree, s)
+        if idx.isdigit() and ZONE_READ.fullmatch(base):
+            # an item of a zone at a place written in the ruleset: read in place (reading the zone again costs
+            # less than a call), R_item telling a place past its end as before
+            src = f"({base}[{idx}] if len({base}) > {idx} else R_item({base}, {idx}))"
+            self.zone_items[src] = (base, idx)
+            return src, "card"
         return f"R_item({base}, {idx})", ELEMENT.get(kind, "any")
 
     def _member_slot(self, base_tree, idx_tree, s):
@@ -640,7 +656,8 @@ class _Compiler:
         self._comparable(ka, kb, t)
         if op not in COMPARE:  # pragma: no cover - the grammar allows no other
             self.fail(f"unknown comparison {op!r}", t)
-        if op in ("==", "!=") and not (ka in SCALAR_KINDS or kb in SCALAR_KINDS or self._constant(right)):
+        plain = id(left) in self.plain_attrs or id(right) in self.plain_attrs
+        if op in ("==", "!=") and not (ka in SCALAR_KINDS or kb in SCALAR_KINDS or self._constant(right) or plain):
             # lists may be compared: their length is paid for
             return f"({'' if op == '==' else 'not '}R_equal(g, {a}, {b}))", "bool"
         if op in ("<", "<=", ">", ">=") and b.isdigit() and _whole_call(a, "R_count_distinct_of(g, g.zones["):
