@@ -161,3 +161,68 @@ def test_a_part_the_condition_never_gets_to_is_never_computed(cond, free):
     assert paid(cond) == paid(free)
     # with just the work the listing needs, no budget error either
     assert paid(cond, paid(free)[1]) == paid(free)
+
+
+SHARED_CALL = """
+name: shared-call
+players: {min: 2, max: 2}
+components:
+  card:
+    label: "{colour}{value}"
+    in: deck
+    cards:
+      - {colour: red, value: 1, count: 2}
+      - {colour: blue, value: 2, count: 2}
+      - {colour: red, value: 3, count: 2}
+      - {colour: gold, value: 4, count: 2}
+      - {colour: blue, value: 5, count: 2}
+zones:
+  deck: {}
+  hand: {per_player: true}
+  pile: {}
+setup:
+  - deal: {from: deck, to: hand, count: 1}
+flow:
+  round:
+    turn:
+      steps: [{name: trade, actions: [keep, lose, name]}]
+actions:
+  keep:
+    args: {c: 'sort(distinct(me.hand.colour))'}
+    do: [{move: {cards: 'me.hand where colour == c', from: me.hand, to: pile}}]
+  lose:
+    args: {c: 'filter(distinct(me.hand.colour), x -> x != "red")', k: 'range(2)'}
+    if: k < count(me.hand)
+  name:
+    args: {c: 'distinct(me.hand.colour)'}
+"""
+
+
+def _step_listing(rules) -> str:
+    """The generated function that lists the options of the step `trade`."""
+    source = python_source(rules)
+    start = source.index("def S_trade_")
+    return source[start:source.index("\n\n", start)]
+
+
+def test_a_call_written_in_several_actions_is_computed_once(monkeypatch):
+    """A call that reads no argument, written alike in the domains of several actions of a step (Pit's
+    `distinct((me.hand + me.offer).commodity)`), is computed once for the listing: the same options, and
+    its work paid once (its two walks over the hand: 2 x 5 items) where each action paid it."""
+    from interpreter.codegen import options as codegen_options
+    shared = load_text(SHARED_CALL, "shared-call.yaml")
+    assert _step_listing(shared).count("R_distinct_of(") == 1
+    monkeypatch.setattr(codegen_options, "repeated_calls", lambda actions, names: set())
+    apart = load_text(SHARED_CALL, "shared-call.yaml")
+    assert _step_listing(apart).count("R_distinct_of(") == 3
+    paid = []
+    for rules in (shared, apart):
+        game = Game.new(rules, 2, seed=0)
+        game.state.zones[rules.zone_slot("hand", 2, owner=game.state.current)] = [0, 2, 4, 6, 8]   # r b r g b
+        node_id, player, _ = game.state.pending
+        game.state.work = 10 ** 6
+        options = rules.nodes[node_id].listed(game.state, game.state.stack[-1][2], player)
+        paid.append((options, 10 ** 6 - game.state.work))
+    (options, shared_work), (options_apart, apart_work) = paid
+    assert options == options_apart and len(options) == 3 + 2 * 2 + 3   # keep 3 colours, lose 2 x 2, name 3
+    assert apart_work - shared_work == 2 * (2 * 5)

@@ -195,13 +195,15 @@ def emit_step(builder, step, fname: str) -> None:
         at = lines.mark()
         # parts that read no argument, written alike in several actions (`me.hand + me.offer`), computed once
         shared = {} if len(step.actions) > 1 else None
+        repeated = repeated_calls([a for a in step.actions if not a.subsets], builder.names) if shared is not None \
+            else frozenset()
         for i, action in enumerate(step.actions):
             lines.add(comment(f"{action.name}"))
             if action.subsets:
                 listed = builder.ns.const(action.options, "K_options")
                 lines.add(f"out += [({i}, _a) for _a in {listed}(g, me)]")
                 continue
-            emit_listing(builder, action, action.when, i, shared)
+            emit_listing(builder, action, action.when, i, shared, repeated)
         if shared:
             header = [f"{part.cell} = R_NO" for part in shared.values()]
             lines.insert(at, header, lines.node)
@@ -217,11 +219,10 @@ def emit_step(builder, step, fname: str) -> None:
     lines.add("")
 
 
-def shareable(tree, names, scope) -> list:
-    """The parts of a tree that reads no argument to compute once for a whole step: the lists it joins with
-    `+` (`me.hand + me.offer`, often written in several actions), then the tree itself, when worth it; not
-    a part that reads the item of a per-item part (a `where` filter's `it`, a lambda's parameter): inside a
-    lambda's body, `x -> count((me.hand + me.offer) where c == x)`, the join reads neither and is shared."""
+def _item_free_parts(tree, names, scope) -> list:
+    """The parts of a domain's tree, inner ones first, that read no item of a per-item part (a `where`
+    filter's `it`, a lambda's parameter): inside a lambda's body, `x -> count((me.hand + me.offer) where
+    c == x)`, the join reads neither."""
     found = []
 
     def visit(t, params):
@@ -234,17 +235,44 @@ def shareable(tree, names, scope) -> list:
             for c in t.children[1:]:
                 if isinstance(c, Tree) and c.data == "lambda_":
                     visit(c.children[-1], params | {str(c.children[0])})
-        if t.data == "binary" and str(t.children[1]) == "+" and costly(t) and not _uses_it(t, names, scope) \
-                and not (params and params.intersection(_names_in(t))):
+        if not _uses_it(t, names, scope) and not (params and params.intersection(_names_in(t))):
             found.append(t)
     visit(tree, frozenset())
+    return found
+
+
+def repeated_calls(actions, names) -> set:
+    """The texts of the calls that read no argument and are written in the domains of more than one of a
+    step's actions (`distinct((me.hand + me.offer).suit)`, sorted in one action and filtered in another):
+    computed once for the listing, as the joins are (see `shareable`)."""
+    seen: dict = {}
+    for action in actions:
+        texts = set()
+        for fn in action.domains:
+            tree = getattr(fn, "tree", None)
+            if tree is not None and not set(action.arg_names).intersection(_names_in(tree)):
+                texts.update(str(t) for t in _item_free_parts(tree, names, fn.scope)
+                             if t.data == "call" and costly(t))
+        for text in texts:
+            seen[text] = seen.get(text, 0) + 1
+    return {text for text, n in seen.items() if n > 1}
+
+
+def shareable(tree, names, scope, repeated=frozenset()) -> list:
+    """The parts of a tree that reads no argument to compute once for a whole step: the lists it joins with
+    `+` (`me.hand + me.offer`, often written in several actions) and the calls written in several actions'
+    domains (`repeated`), then the tree itself, when worth it; not a part that reads the item of a
+    per-item part (see _item_free_parts)."""
+    found = [t for t in _item_free_parts(tree, names, scope)
+             if (t.data == "binary" and str(t.children[1]) == "+" or t.data == "call" and str(t) in repeated)
+             and costly(t)]
     if worth_computing_once(tree) and costly(tree) and not _uses_it(tree, names, scope) \
             and (not found or found[-1] is not tree):
         found.append(tree)
     return found
 
 
-def emit_listing(builder, choice, when, index, shared=None) -> None:
+def emit_listing(builder, choice, when, index, shared=None, repeated=frozenset()) -> None:
     """Statements that append the choice's options to `out`: argument tuples, or (index, arguments).
 
     `shared` (a step's listing of several actions): the parts that read no argument are computed on demand
@@ -337,7 +365,7 @@ def emit_listing(builder, choice, when, index, shared=None) -> None:
         for fn in choice.domains:
             tree = getattr(fn, "tree", None)
             if tree is not None and Hoister(arg_level, names, fn.scope).level(tree) == 0:
-                for part in shareable(tree, names, fn.scope):
+                for part in shareable(tree, names, fn.scope, repeated):
                     subst[id(part)] = share(fn, part, {"me": "me"})
 
     # every domain walked pays its length from the step's budget (runtime/budget.py); with several

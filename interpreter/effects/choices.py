@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from ..engine import nodes as vm
 from ..errors import did_you_mean
+from ..runtime.builtins import BUILTINS
 from .base import Effect, ref
 from .text import arg_in_words, code, flat, words
+
+_OTHERS = BUILTINS["others"]   # others(p): every player but p, in seat order after p
 
 UNTIL = ("first", "all")
 PRIORITY = ("seat", "random")
@@ -167,9 +170,7 @@ class React(Choose):
 
 def _others_in_seat_order(g, e, it):
     """The players a `react` window asks by default: everyone but `me`, in seat order after `me`."""
-    me = e["me"]
-    players = g.players
-    return players[me + 1:] + players[:me]
+    return _OTHERS(g, e["me"])
 
 
 def again_of(ctx, path, f, scope, several):

@@ -109,6 +109,8 @@ def _previous(g, p, k=1):
 
 def _others(g, p):
     n, seats = g.n, g.players
+    if type(p) is Player and p < n:   # a player of this game (the common case): the seats after, then before
+        return seats[p + 1:] + seats[:p]
     return [seats[(p + k) % n] for k in range(1, n)]
 
 
