@@ -272,6 +272,40 @@ def test_budget_runs_out_where_it_did(text, payments):
         assert run(text, work=limit) == expected, limit
 
 
+def test_attributes_that_may_be_lists_are_compared_as_lists():
+    """A computed attribute may hold lists: compared as lists are (their length paid for); an attribute
+    with no list among its values is compared with == (nothing to pay), for the same answers."""
+    rules = load_text("""
+name: pairs
+players: {min: 2, max: 2}
+components:
+  card:
+    in: deck
+    computed:
+      pair: '[value, value] if value < 3 else value'
+    cards:
+      - {value: 1}
+      - {value: 1}
+      - {value: 3}
+zones:
+  deck: {}
+flow:
+  round:
+    turn:
+      steps: [wait]
+actions:
+  wait: {}
+""", "pairs.yaml")
+    cases = [("deck[0].pair == deck[1].pair", True, 2), ("deck[0].pair != deck[1].pair", False, 2),
+             ("deck[0].pair == deck[2].pair", False, 0), ("deck[0].value == deck[1].value", True, 0),
+             ("deck[0].value != deck[2].value", True, 0)]
+    for text, value, work in cases:
+        g = Game.new(rules, 2, seed=0)
+        g.state.zones[rules.zone_slot("deck", 2)] = [0, 1, 2]
+        g.state.work = BIG
+        assert (rules.expression(text)(g.state, {"me": 0}, None), BIG - g.state.work) == (value, work), text
+
+
 def test_shorter_forms_are_written():
     """The generated module uses the shorter forms (else the table above tests the general ones)."""
     rules = load_text(RULES_WITH_ACTIONS, "patterns2.yaml")

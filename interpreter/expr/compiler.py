@@ -345,7 +345,7 @@ class _Compiler:
         self.uses_random = False
         self.reads = set()   # the variables read, (kind, name): a text that shows a private one is checked
         self.numbers = set()   # id of each tree whose value is a list of whole numbers (a range, [1, n])
-        self.plain_attrs = set()   # id of each tree that reads a card's attribute (never a list: compared with ==)
+        self.plain_attrs = set()   # id of each tree that reads a card attribute with no list among its values
         self.zone_items = {}   # the source of `zone[i]` written inline -> (the zone's source, i) (see index)
 
     def fail(self, message: str, node, hint: str | None = None, code: str = "expr"):
@@ -477,7 +477,8 @@ class _Compiler:
             n.used.add(("attr", name))
             table = self.table(name)
             if kind == "card":
-                self.plain_attrs.add(id(t))   # a number, a text, true/false or none, never a list
+                if not any(type(v) is list for v in n.card_attrs[name]):
+                    self.plain_attrs.add(id(t))   # no list among its values (a computed one may have): compared with ==
                 item = self.zone_items.get(base)
                 if item is not None:
                     # `zone[i].attr`: the card is there (a zone holds cards), or R_item tells why not
