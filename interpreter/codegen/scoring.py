@@ -13,8 +13,6 @@ from ..expr.emit import comment
 from ..expr.parser import argument_of
 
 
-
-
 def top_level(tree):
     """The parts of an expression's tree evaluated in its own scope (not per item, not inside a lambda)."""
     from lark import Tree
