@@ -154,3 +154,60 @@ def test_completable_answers_what_trying_every_pick_in_domain_order_answers():
         assert choice.completable(None, {}, 0, []) == want, (domain, value, lo, hi)
         answered[want] += 1
     assert min(answered) > 50   # both answers met
+
+
+# A final condition that the picked cards all show one value of an attribute is answered by counting
+# (compiler/effects.py, one_value; Choice._one_value_completes) -----------------------------------------------
+
+from interpreter.compiler.effects import one_value  # noqa: E402
+
+
+@pytest.mark.parametrize("text,found", [
+    ("count(distinct(cards.colour)) == 1", ("colour", False)),
+    ("count(distinct(cards.colour)) <= 1", ("colour", True)),
+    ("count(distinct(cards.colour)) < 2", ("colour", True)),
+    ("count(distinct(cards.value)) == 2", None),
+    ("count(distinct(cards.colour)) == 1 and count(cards) > 1", None),   # not the whole condition
+    ("count(distinct(other.colour)) == 1", None),                        # not the picked cards
+    ("count(distinct(cards.owner)) == 1", None),                         # not a printed attribute
+    ("1 == count(distinct(cards.colour))", None),
+    ("count(distinct(cards)) == 1", None),
+])
+def test_which_final_conditions_ask_for_one_value(text, found):
+    assert one_value(parse(text), "cards", ATTRS) == found
+
+
+@pytest.mark.parametrize("empty_fine", [False, True])
+def test_one_value_counted_offers_what_trying_every_pick_offers(empty_fine):
+    """On many random hands, counting the cards of each value answers each pick (the items offered, and
+    whether the subset may stop) and whether an option can be picked at all exactly as trying every
+    completion against the condition does."""
+    rng = random.Random(17 + empty_fine)
+    offered = 0
+    for _ in range(400):
+        values = [rng.choice("rgb") for _ in range(rng.randrange(0, 8))]
+        lo = rng.randrange(0, 4)
+        hi = lo + rng.randrange(0, 3)
+        cards = _cards(values)
+        partial = [c for c in cards if rng.random() < 0.25][:hi]
+
+        def final(g, env, it):
+            distinct = len({values[c] for c in env["s"]})
+            return distinct <= 1 if empty_fine else distinct == 1
+
+        counted = _valued_choice(values, lo, hi, final, None)
+        counted.one_value = (values, empty_fine)
+        tried = _valued_choice(values, lo, hi, final, None)
+        assert counted.pick_options(None, {}, 0, list(partial)) == tried.pick_options(None, {}, 0, list(partial))
+        assert counted.completable(None, {}, 0, list(partial)) == tried.completable(None, {}, 0, list(partial))
+        offered += bool(tried.pick_options(None, {}, 0, list(partial)))
+    assert offered > 100
+
+
+def test_one_value_leaves_items_that_are_not_cards_to_the_search():
+    """Items that are not cards: the search as before (its answer, or its error)."""
+    sub = Subset("s", _const([0, 1, 2]), _const(1), _const(2), "items")
+    choice = Choice("c", (), (), None, None, subsets=(sub,),
+                    final=lambda g, env, it: len({["r", "g", "r"][x] for x in env["s"]}) == 1)
+    choice.one_value = (["g", "g", "g"], False)   # would answer otherwise, were the items read as cards
+    assert choice.pick_options(None, {}, 0, [1]) == [(-2, ())]

@@ -58,6 +58,30 @@ def values_read(tree, name: str, card_attrs: dict) -> list | None:
     return sorted(set(found)) if fine(tree) else None
 
 
+def one_value(tree, name: str, card_attrs: dict):
+    """The attribute of `count(distinct(X.a)) == 1` (or `<= 1`, `< 2`, which an empty pick meets too) when it
+    is the whole final condition of the subset X: the picked cards all show one value of `a` -> (a, whether
+    an empty pick meets it); else None. Then whether a pick can be completed is a matter of counting the
+    cards left of each value (engine/choices.py, _one_value_completes)."""
+    if not isinstance(tree, Tree) or tree.data != "compare":
+        return None
+    left, op, right = tree.children
+    distinct = argument_of(left, "count")
+    attr = argument_of(distinct, "distinct")
+    if not (isinstance(attr, Tree) and attr.data == "attr" and isinstance(attr.children[0], Tree)
+            and attr.children[0].data == "name" and str(attr.children[0].children[0]) == name
+            and str(attr.children[1]) in card_attrs):
+        return None
+    if not (isinstance(right, Tree) and right.data == "int_"):
+        return None
+    bound = (str(op), int(right.children[0]))
+    if bound == ("==", 1):
+        return str(attr.children[1]), False
+    if bound in (("<=", 1), ("<", 2)):
+        return str(attr.children[1]), True
+    return None
+
+
 def _no_fewer():
     """A subset's `min` when none is written: 0 (it reads no local name)."""
     def low(g, e, it):
@@ -209,6 +233,9 @@ class EffectCompiler:
             read = values_read(getattr(final, "tree", None), subsets[0].name, ctx.names.card_attrs)
             if read is not None:
                 choice.by_values = tuple(ctx.names.card_attrs[a] for a in read)
+            alike = one_value(getattr(final, "tree", None), subsets[0].name, ctx.names.card_attrs)
+            if alike is not None and all(v.__hash__ is not None for v in ctx.names.card_attrs[alike[0]]):
+                choice.one_value = (ctx.names.card_attrs[alike[0]], alike[1])
         return choice, inner
 
     def _subset(self, path, arg, spec, inner):

@@ -400,7 +400,7 @@ class _Builder(CardsBuilder, ZonesBuilder, NamesBuilder, FlowBuilder):
                 choice, inner = self.fx.choice(path, spec, base, name)
                 action = Action(name, choice.arg_names, choice.domains, choice.cond, choice.label_template,
                                 when, None, str(spec.get("text", "")), choice.subsets, choice.final)
-                action.kinds, action.by_values = choice.kinds, choice.by_values
+                action.kinds, action.by_values, action.one_value = choice.kinds, choice.by_values, choice.one_value
                 out[name] = action
                 self.fx.actions[name] = action
                 pending.append((action, path, inner, "do" in spec))

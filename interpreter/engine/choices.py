@@ -11,6 +11,7 @@ from ..runtime.values import Card
 
 MAX_COMPLETION_CHECKS = 20_000   # conditions tried to see whether a partial pick can still be completed
 EMPTY: dict = {}   # the environment of an action offered by a step (generated option lists only read it)
+_ONLY_CARDS = frozenset((Card,))
 
 
 class Subset:
@@ -66,6 +67,9 @@ class Choice:
     # nothing else of them and never their order (compiler/effects.py, values_read): items of the same values
     # are alike to it, and whether picking one still leaves a legal completion is asked once for them all
     by_values = None
+    # (the table of a card attribute, whether an empty pick is fine) when the final condition of the one subset
+    # is that its cards all show one value of it (compiler/effects.py, one_value)
+    one_value = None
 
     def options(self, g, env, player):
         """Every legal binding of the arguments, as tuples, in domain order (without the subsets, and
@@ -121,6 +125,10 @@ class Choice:
         last = j == len(self.subsets) - 1
         if last and final is None:
             return True
+        if self.one_value is not None:
+            answer = self._one_value_completes(partial, rest, need, room)
+            if answer is not None:
+                return answer
         name = self.subsets[j].name
         picked = None
         if partial:
@@ -150,6 +158,39 @@ class Choice:
                         return True
                 elif self.completable(g, env, j + 1, [], budget):
                     return True
+        return False
+
+    def _one_value_completes(self, partial, rest, need, room):
+        """`_completes` where the final condition is that the picked cards all show one value of an attribute
+        (`one_value`): there is a completion when `need` (at least one in all, unless an empty pick is fine)
+        of the cards left show the value of those picked, or, with none picked, any one value. The answer
+        of trying every completion, found by counting; None where an item is not a card (the search tells
+        what is wrong with it, as before)."""
+        table, empty_fine = self.one_value
+        if not _ONLY_CARDS.issuperset(map(type, partial)) or not _ONLY_CARDS.issuperset(map(type, rest)):
+            return None
+        if partial:
+            value = table[partial[0]]
+            for x in partial:
+                if table[x] != value:
+                    return False   # two values picked already: no completion
+            if need == 0:
+                return True   # the pick as it is
+            left = 0
+            for x in rest:
+                if table[x] == value:
+                    left += 1
+                    if left >= need:
+                        return True
+            return False
+        if need == 0:
+            return empty_fine or room >= 1   # none, or any one card
+        counts: dict = {}
+        for x in rest:
+            v = table[x]
+            k = counts[v] = counts.get(v, 0) + 1
+            if k >= need:
+                return True
         return False
 
     def pick_options(self, g, env, j, partial, bounds=None) -> list:
