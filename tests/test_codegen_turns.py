@@ -440,6 +440,15 @@ def test_a_step_of_several_players_is_asked_collected_and_applied_as_the_vm_did(
     assert got == digests
 
 
+def test_the_choosers_of_every_player_are_the_games_players_unchecked():
+    """`players: players` lists every player's options in seat order from the game's own list of players;
+    any other expression of the choosers is checked to be players (N_as_players), as Choose.run checks it."""
+    plain = load_text(together(), "together.yaml").generated.source
+    assert "for _p in g.players]" in plain and "N_as_players(g, K_players" not in plain
+    others = load_text(together(WHO="others(current)"), "together.yaml").generated.source
+    assert "for _p in N_as_players(g, K_players" in others and "for _p in g.players]" not in others
+
+
 def test_a_game_saved_while_several_players_choose_goes_on_alike():
     rules = load_text(together(), "together.yaml")
     game = Game.new(rules, 4, seed=3)

@@ -166,9 +166,11 @@ def asked_together(b, step, listed) -> None:
     `players` gives them; a chooser with none is left out), its hold frame pushed and the first chooser asked,
     as Choose.run does; the statements return there, else (nobody has an option) go on."""
     lines, sid = b.lines, int(step.id)
-    who = b.ns.const(step.players, "K_players")
-    lines.add(f"_q = [(_p, tuple({listed[id(step)]}(g, e, _p))) for _p in N_as_players(g, {who}(g, e, None), "
-              "'choosers')]")
+    if getattr(step.players, "source", "").rstrip().endswith("\n    return g.players"):
+        who = "g.players"   # `players`: every player of the game, in seat order, nothing to check
+    else:
+        who = f"N_as_players(g, {b.ns.const(step.players, 'K_players')}(g, e, None), 'choosers')"
+    lines.add(f"_q = [(_p, tuple({listed[id(step)]}(g, e, _p))) for _p in {who}]")
     lines.add("_q = [_x for _x in _q if _x[1]]")
     lines.add("if _q:")
     lines.add(f"    g.stack.append([(), 0, e, {sid}, {{'queue': _q, 'chosen': [], 'at': len(g.history)}}])")
