@@ -26,7 +26,7 @@ from typing import NamedTuple
 from lark import Tree
 
 from ..runtime.budget import MAX_STEP_ITEMS
-from ..expr.compiler import _uses_it
+from ..expr.compiler import _uses_it, one_call
 from ..expr.parser import _names_in
 from ..expr.emit import comment, local_name
 
@@ -69,23 +69,10 @@ def own_list(src: str) -> bool:
     changes: a listing made on demand keeps it as it is; any other domain (a zone, a variable's list) it
     keeps a copy of, since the state that listed it, or another that shares its options, moves on while the
     listing may still be read (runtime/listing.py)."""
-    if src.startswith("R_walk(g, ") and _one_call(src):
+    if src.startswith("R_walk(g, ") and one_call(src):
         src = src[len("R_walk(g, "):-1]
     return (src.startswith("K_") and src.isidentifier()) or (src.startswith(("R_groups_of(g, ", "R_made(g, "))
-                                                            and _one_call(src))
-
-
-def _one_call(src: str) -> bool:
-    """Whether source is one call and nothing after it (its first parenthesis closes at its end)."""
-    depth = 0
-    for i, ch in enumerate(src):
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i == len(src) - 1
-    return False
+                                                            and one_call(src))
 
 
 # parts worth computing once: anything more than reading a name or a literal

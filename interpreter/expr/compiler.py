@@ -246,17 +246,15 @@ def simple(src: str) -> bool:
     return src.isidentifier() or src.isdigit() or (src.startswith("e[") and src.count("[") == 1)
 
 
-def _whole_call(src: str, start: str) -> bool:
-    """Whether `src` is one call that starts with `start` (its first parenthesis closes at its end)."""
-    if not src.startswith(start) or not src.endswith(")"):
-        return False
+def one_call(src: str) -> bool:
+    """Whether source is one call and nothing after it (its first parenthesis closes at its end)."""
     depth = 0
     for i, ch in enumerate(src):
-        if ch in "([":
+        if ch in "([{":
             depth += 1
-        elif ch in ")]":
+        elif ch in ")]}":
             depth -= 1
-            if depth == 0 and ch == ")":
+            if depth == 0:
                 return i == len(src) - 1
     return False
 
@@ -661,7 +659,8 @@ class _Compiler:
         if op in ("==", "!=") and not (ka in SCALAR_KINDS or kb in SCALAR_KINDS or self._constant(right) or plain):
             # lists may be compared: their length is paid for
             return f"({'' if op == '==' else 'not '}R_equal(g, {a}, {b}))", "bool"
-        if op in ("<", "<=", ">", ">=") and b.isdigit() and _whole_call(a, "R_count_distinct_of(g, g.zones["):
+        if op in ("<", "<=", ">", ">=") and b.isdigit() and a.startswith("R_count_distinct_of(g, g.zones[") \
+                and one_call(a):
             # how many values a zone's cards show, against a number known at load: counted until it is reached
             at_least = int(b) + (op in ("<=", ">"))
             reach = f"R_distinct_reach(g, {a[len('R_count_distinct_of(g, '):-1]}, {at_least})"
