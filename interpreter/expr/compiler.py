@@ -859,7 +859,8 @@ class _Compiler:
             return None
         if value.isdigit():
             return f"{cell}.get({value}, 0)"
-        return f"({cell}.get({value}, 0) if {value}.__hash__ is not None else 0)"
+        # a value a dict cannot hold (a list: the language's only values that cannot be keys) equals none
+        return f"({cell}.get({value}, 0) if type({value}) is not list else 0)"
 
     def _keys(self, tok, arg_trees, s):
         """`keys(family)`: the keys of a family of zones (a keyed family's keys, or 0..N-1), in order."""
