@@ -246,9 +246,8 @@ class Choose(Node):
         # options are tuples: never changed, so clones can share them; a chooser with none is not asked
         queue = []
         who = self.players(g, env, None)
-        listed = self.listed   # (as _options lists them, without a call more per chooser)
         for p in (who if self.seated else as_players(g, who, "choosers")):
-            options = listed(g, env, p) if listed is not None else self._options(g, env, p)
+            options = self._options(g, env, p)
             if options:
                 queue.append((p, tuple(options)))
         if not queue:

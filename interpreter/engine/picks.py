@@ -51,7 +51,7 @@ class Pick(Node):
         counts, where the caller has them already)."""
         data = frame[4]
         choice, j = self._picking(vm, data)
-        options = choice.pick_options(g, env or self._env(vm, g, frame, player), j, data["picked"], bounds)
+        options = choice.pick_options(g, self._env(vm, g, frame, player) if env is None else env, j, data["picked"], bounds)
         if len(options) == 1 and options[0][0] == DONE:
             self._close(vm, g, frame, player)   # nothing more can be picked: the subset is complete
             return

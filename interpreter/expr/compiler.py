@@ -34,11 +34,16 @@ LIST_OF = {"card": "cards", "player": "players"}
 NUMBERS = ("int", "number")
 
 
+def element_kind(kind: str, numbers: bool) -> str:
+    """The kind of one item of a list of kind `kind`: a number where the list is known to hold whole numbers
+    only (a range, a list of numbers), which its kind alone does not tell."""
+    item = ELEMENT.get(kind, "any")
+    return "int" if item == "any" and numbers else item
+
+
 def item_kind(fn) -> str:
-    """The kind of one item of the list a compiled expression gives: a number for a range or a list of
-    numbers (`fn.numbers`), which its kind alone does not tell."""
-    kind = ELEMENT.get(fn.kind, "any")
-    return "int" if kind == "any" and getattr(fn, "numbers", False) else kind
+    """The kind of one item of the list a compiled expression gives (`fn.numbers`: whole numbers only)."""
+    return element_kind(fn.kind, getattr(fn, "numbers", False))
 
 
 def a_kind(kind: str) -> str:
@@ -721,9 +726,8 @@ class _Compiler:
         return f"({a} if {c} else {b})", (ka if ka == kb else "any")
 
     def _item_kind(self, tree, kind: str) -> str:
-        """The kind of one item of the list `tree` (of kind `kind`): a number for a range or a list of numbers."""
-        item = ELEMENT.get(kind, "any")
-        return "int" if item == "any" and id(tree) in self.numbers else item
+        """The kind of one item of the list `tree` (of kind `kind`), a number for a range or a list of numbers."""
+        return element_kind(kind, id(tree) in self.numbers)
 
     def where(self, t, s):
         src, kind = self.compile(t.children[0], s)
