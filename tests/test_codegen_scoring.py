@@ -316,3 +316,89 @@ def test_explain_python_shows_the_evaluation_functions_with_what_they_are():
     for name, words in (("def V_evaluate", "'agents: evaluate'"), ("def V_parts", "the score parts")):
         at = next(i for i, line in enumerate(lines) if line.startswith(name))
         assert lines[at - 1].startswith("# ") and words in lines[at - 1]
+
+
+QUANTIFIED_ENDS = """
+name: quantified-ends
+players: {min: 2, max: 4}
+components:
+  chip:
+    in: deck
+    total: 12
+    cards:
+      - {each: {n: [1, 2, 3]}, count: 4}
+zones:
+  deck: {visibility: hidden}
+  stack: {per_player: true, visibility: count}
+player_variables:
+  points: 0
+setup:
+  - deal: {from: deck, to: stack, count: 2}
+actions:
+  pass:
+    do:
+      - add: {me.points: 1}
+flow:
+  ends:
+    - when: any(players, 6 / (it.points - 4) > 5)
+      reason: a division
+    - when: all(players, count(it.stack) == 0)
+      reason: every stack is empty
+    - when: any(players where it.points > 1, it.points == 3)
+      reason: three
+  round:
+    turn:
+      steps: [pass]
+scoring:
+  parts:
+    points: me.points
+"""
+
+
+def _first_end(fn, g, env):
+    """What an end check gives: the index and the work paid, or the error and the work paid."""
+    g.work = 500_000
+    try:
+        return fn(g, env), 500_000 - g.work
+    except (GameError, ZeroDivisionError) as exc:   # the VM tells a Python error at the condition
+        return f"{type(exc).__name__}: {exc}", 500_000 - g.work
+
+
+def test_end_conditions_any_and_all_written_as_loops_stop_where_the_generators_stopped():
+    """`any(xs, test)` and `all(xs, test)` as a whole end condition are written as a loop that stops at the
+    first item that decides (no generator): for every mix of points and stacks of three players, the same end,
+    the same error (a division by zero only when reached) and the same work as the conditions evaluated one by
+    one; with less budget, both stop at the same point."""
+    from itertools import product
+    rules = load_text(QUANTIFIED_ENDS, "quantified.yaml")
+    node = next(n for n in rules.nodes if type(n).__name__ == "EndChecks")
+    body = rules.generated.source.split("def E_ends")[1].split("\ndef ")[0]
+    assert body.count("\n    for _x") == 3 and "any(" not in body and "all(" not in body   # loops, no generator
+    conds = [cond for cond, *_ in node.game_ends + node.round_ends]
+
+    def one_by_one(g, env):
+        return next((i for i, cond in enumerate(conds) if cond(g, env, None)), -1)
+
+    game = Game.new(rules, 3, seed=1, record=False)
+    g = game.state
+    stacks = [rules.zone_slot("stack", 3, p) for p in g.players]
+    full = [list(g.zones[s]) for s in stacks]
+    outcomes = set()
+    for points in product((0, 2, 3, 4, 5), repeat=3):
+        for empty in product((False, True), repeat=3):
+            g.pvars["points"] = list(points)
+            for s, cards, e in zip(stacks, full, empty):
+                g.zones[s] = [] if e else list(cards)
+            env = {"me": g.players[0]}
+            want = _first_end(one_by_one, g, env)
+            assert _first_end(node.first_end, g, env) == want, (points, empty)
+            outcomes.add(want[0] if type(want[0]) is int else "error")
+            for left in range(want[1]):
+                g.work = left
+                with pytest.raises(GameError) as generated:
+                    node.first_end(g, env)
+                g.work = left
+                with pytest.raises(GameError) as expected:
+                    one_by_one(g, env)
+                assert str(generated.value) == str(expected.value)
+    assert outcomes == {-1, 0, 1, 2, "error"}

@@ -259,3 +259,35 @@ def test_reactions_are_replayable_and_bots_finish():
             game.apply(rng.randrange(game.option_count()))
         again = Game.replay(rules, 4, seed, game.state.history)
         assert again.to_json() == game.to_json()
+
+
+@pytest.mark.parametrize("when,same", [("", True), ("\n    when: count(pile) > 1", True),
+                                       ("\n    when: me.points < 1", False)])
+def test_a_window_whose_options_read_no_chooser_is_listed_once_for_all(when, same):
+    """A reaction window's listing that reads nothing of its chooser (`me`) gives every chooser the same options:
+    it is made once per window, every chooser still asked with them; a listing that reads `me` is made for each
+    chooser, and one with nothing to offer them is not asked."""
+    rules = load_text(REACT.replace("UNTIL", "until: all").replace("  snap:", "  snap:" + when), "react.yaml")
+    window = next(n for n in rules.nodes if getattr(n, "text", "") == "react")
+    assert window.same_options is same
+    calls = []
+    listed = window.listed
+    window.listed = lambda g, e, p: calls.append(p) or listed(g, e, p)
+    try:
+        game = Game.new(rules, 4, seed=1)
+        game.apply("play")                   # P1 plays: P2, P3, P4 may react
+        asked = [d.player for d in game.decisions()]
+        if same:
+            assert calls == [1] and asked == [1, 2, 3]
+            offered = ("shout", "pass") if "pile" in when else ("snap", "shout", "pass")   # one card on the pile
+            assert [d.options for d in game.decisions()] == [offered] * 3
+        else:
+            assert calls == [1, 2, 3] and asked == [1, 2, 3]
+            game.apply("snap")                   # P2 snaps
+            game.apply("pass")
+            game.apply("pass")
+            game.apply("play")                   # P2 plays: P3, P4 and P1 may react; P2 is not a chooser
+            assert [d.player for d in game.decisions()] == [2, 3, 0]
+            assert game.decision.options == ("snap", "shout", "pass")
+    finally:
+        window.listed = listed

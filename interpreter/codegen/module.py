@@ -95,7 +95,7 @@ def block_roles(rs) -> dict:
 
 def emit_ends(b, node, fname) -> None:
     """`def fname(g, e)`: the index of the first end condition that holds (the game's, then the round's)."""
-    from ..expr.compiler import emit_expr
+    from ..expr.compiler import emit_expr, emit_quantifier
     lines = b.lines
     lines.add(f"def {fname}(g, e):")
     with lines.indent():
@@ -105,8 +105,22 @@ def emit_ends(b, node, fname) -> None:
             before, subst = shared_lists(b, cond)   # the same cards' attribute read twice: read once
             for line in before:
                 lines.add(line)
-            lines.add(f"if {emit_expr(cond, b.names, b.ns, {'me': 'me'}, subst=subst)}:")
-            lines.add(f"    return {i}")
+            quantified = emit_quantifier(cond, b.names, b.ns, {'me': 'me'}, subst=subst)
+            if quantified is None:
+                lines.add(f"if {emit_expr(cond, b.names, b.ns, {'me': 'me'}, subst=subst)}:")
+                lines.add(f"    return {i}")
+                continue
+            # `any(xs, test)` / `all(xs, test)` as a loop that stops where the generator would
+            name, item, test, walk = quantified
+            lines.add(f"for {item} in {walk}:")
+            if name == "any":
+                lines.add(f"    if {test}:")
+                lines.add(f"        return {i}")
+            else:
+                lines.add(f"    if not ({test}):")
+                lines.add("        break")
+                lines.add("else:")
+                lines.add(f"    return {i}")
         lines.add("return -1")
         if not lines.reads("me", at):
             lines.drop(at - 1)   # `me` read nowhere: not looked up
@@ -198,7 +212,8 @@ def _generate(rs, b) -> None:
             lines.add(comment(f"the options of the step {node.name}" if type(node) is F.Step
                               else f"the options of the decision '{node.text}' ({where(node.loc)})"))
             lines.node = node   # an error here is the decision's (see Generated.fused_origin)
-            emit_step(b, node, fname)
+            if not emit_step(b, node, fname) and isinstance(node, N.Choose):
+                node.same_options = True   # no chooser's options differ: listed once for all (Choose.run)
             lines.node = None
             lines.add("")
             installs.append((node, fname))

@@ -169,12 +169,13 @@ def emit_options(builder, choice, fname: str, when=None) -> None:
     lines.add("")
 
 
-def emit_step(builder, step, fname: str) -> None:
+def emit_step(builder, step, fname: str) -> bool:
     """Write `def fname(g, e, me)`: every option of a decision's actions (a step's, a `react` window's, a
     `choose` of actions') as (action index, arguments), and its pass (-1, ()) when it is optional and there is
     something to pass on. An action with subset
     arguments gives the options its own function lists and the engine keeps (those whose subsets can be
-    picked, engine/choices.py)."""
+    picked, engine/choices.py). Returns whether the listing reads its chooser `me` (when it does not, every
+    chooser of a decision asked of several has the same options)."""
     lines = builder.lines
     lines.add(f"def {fname}(g, e, me):")
     with lines.indent():
@@ -203,7 +204,9 @@ def emit_step(builder, step, fname: str) -> None:
             lines.add("if out:")
             lines.add("    out.append((-1, ()))")
         lines.add("return out")
+        chooser = lines.reads("me", at)
     lines.add("")
+    return chooser
 
 
 def _item_free_parts(tree, names, scope) -> list:

@@ -194,6 +194,7 @@ class Choose(Node):
     looped = False
     priority = "seat"   # in a reaction window, who of those who acted is applied: the first in seat order, or random
     seated = False   # the choosers are made from the game's own players (a reaction window's default): not checked
+    same_options = False   # the listing reads nothing of its chooser (codegen/module.py): listed once for all
 
     def __init__(self, player, players, prompt, choice, body, actions, optional, secret=None, until="all"):
         self.player, self.players, self.prompt = player, players, prompt
@@ -244,12 +245,19 @@ class Choose(Node):
                 g.stack.pop()   # asked again, and nothing more to offer: the loop is over (Again)
             return
         # options are tuples: never changed, so clones can share them; a chooser with none is not asked
-        queue = []
         who = self.players(g, env, None)
-        for p in (who if self.seated else as_players(g, who, "choosers")):
-            options = self._options(g, env, p)
-            if options:
-                queue.append((p, tuple(options)))
+        if not self.seated:
+            who = as_players(g, who, "choosers")
+        if self.same_options:
+            # every chooser would be offered the same: listed once (for the first), every chooser asked
+            options = tuple(self._options(g, env, who[0])) if who else ()
+            queue = [(p, options) for p in who] if options else None
+        else:
+            queue = []
+            for p in who:
+                options = self._options(g, env, p)
+                if options:
+                    queue.append((p, tuple(options)))
         if not queue:
             return
         vm.push_hold(env, self.id, {"queue": queue, "chosen": [], "at": len(g.history)})

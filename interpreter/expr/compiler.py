@@ -176,6 +176,24 @@ def compile_zone(text, names: Names, scope: Scope | None = None) -> Compiled:
     return _finish(_function(src, compiler.ns), "zone", str(text), _locals_used(tree, scope), tree, scope, zone=True)
 
 
+def emit_quantifier(fn, names: Names, ns: Namespace, py: dict, subst=None):
+    """When the whole expression is `any(xs, test)` or `all(xs, test)` with a test written per item (not one
+    of the short forms): (the function's name, the item's variable, the test's source, the source of the
+    list walked), for a condition written as a loop that stops where the generator would (no generator made
+    and called, which costs more than the tests of a short list); else None. Emitted as `emit_expr` would."""
+    if getattr(fn, "constant", None) is not None or fn.zone:
+        return None
+    scope = fn.scope
+    if not names.calling:
+        names.expanded = 0
+    compiler = _Compiler(names, fn.text, ns)
+    compiler.subst = subst or {}
+    compiler.tally = None
+    compiler.skip = None
+    src, _ = compiler.compile(fn.tree, Scope(scope.locals, scope.it, {**scope.py, **py}, "it", None))
+    return compiler.quantified.get(src)
+
+
 def emit_expr(fn, names: Names, ns: Namespace, py: dict, it_var: str = "it", subst=None, tree=None,
               with_kind: bool = False, other=None, tally=None):
     """The Python source of a compiled expression again, inside generated code: names in `py` are read
@@ -350,6 +368,7 @@ class _Compiler:
         self.numbers = set()   # id of each tree whose value is a list of whole numbers (a range, [1, n])
         self.plain_attrs = set()   # id of each tree that reads a card attribute with no list among its values
         self.zone_items = {}   # the source of `zone[i]` written inline -> (the zone's source, i) (see index)
+        self.quantified = {}   # the source of `any`/`all` with a test per item -> its parts (see emit_quantifier)
 
     def fail(self, message: str, node, hint: str | None = None, code: str = "expr"):
         raise ExprError(message, _offset(node), hint, code)
@@ -992,7 +1011,9 @@ class _Compiler:
             return f"R_per_{'eq' if op == '==' else 'ne'}({impl}, {walked(src)}, {table}, {value})"
         item, body = per
         if fn.name in ("any", "all"):
-            return f"{fn.name}({body} for {item} in {walked(src)})"
+            out = f"{fn.name}({body} for {item} in {walked(src)})"
+            self.quantified[out] = (fn.name, item, body, walked(src))
+            return out
         if fn.name == "map":
             return f"[{body} for {item} in {walked(src)}]"
         if fn.name == "filter":
