@@ -211,3 +211,112 @@ def test_one_value_leaves_items_that_are_not_cards_to_the_search():
                     final=lambda g, env, it: len({["r", "g", "r"][x] for x in env["s"]}) == 1)
     choice.one_value = (["g", "g", "g"], False)   # would answer otherwise, were the items read as cards
     assert choice.pick_options(None, {}, 0, [1]) == [(-2, ())]
+
+
+# (compiler/effects.py, summed; Choice._sum_completes) --------------------------------------------------------
+
+from interpreter.compiler.effects import summed  # noqa: E402
+
+
+@pytest.mark.parametrize("text,found", [
+    ("sum(cards.value) == 7", ("value", ("int", 7))),
+    ("sum(cards.value) == target", ("value", ("param", "target"))),          # a parameter
+    ("sum(cards.value) >= 10", None),                                        # only ==
+    ("sum(cards.value) == other", None),                                     # a name that is not one
+    ("sum(cards.value) == 7 and count(cards) == 2", None),                   # not the whole condition
+    ("sum(others.value) == 7", None),                                        # not the picked cards
+    ("sum(cards.owner) == 7", None),                                         # not a printed attribute
+    ("7 == sum(cards.value)", None),
+    ("sum(cards.value) == 3 + 4", None),
+    ("sum(cards.value) in [7]", None),
+])
+def test_which_final_conditions_ask_for_a_sum(text, found):
+    assert summed(parse(text), "cards", ATTRS, lambda name: name == "target") == found
+
+
+def test_a_final_sum_is_told_by_the_compiler_only_where_its_target_is_a_parameter():
+    """The target read as the compiler reads it: a parameter, not a name of the choice called alike."""
+    from interpreter import load_text
+    text = """
+name: sums
+players: {min: 2, max: 2}
+parameters: {target: 7}
+components:
+  card: {in: deck, cards: [{each: {value: [1, 2, 3, 4, 5, 6]}, count: 2}]}
+zones:
+  deck: {}
+  hand: {per_player: true}
+setup:
+  - deal: {from: deck, to: hand, count: 6}
+actions:
+  lay:
+    args:
+      ARGS
+      cards: {pick: me.hand, count: 2}
+    if: sum(cards.value) == target
+    do: []
+flow:
+  round: {turn: {steps: [lay]}}
+  ends: [{when: turn > 2}]
+scoring: {parts: {n: count(me.hand)}}
+"""
+    rules = load_text(text.replace("ARGS", ""), "sums.yaml")
+    assert rules.actions["lay"].summed[1:] == (("param", "target"),)
+    with pytest.raises(Exception):   # an argument cannot take a parameter's name
+        load_text(text.replace("ARGS", "target: range(1, 3)"), "sums.yaml")
+
+
+@pytest.mark.parametrize("sizes", ["fixed", "any"])
+def test_a_sum_counted_offers_what_trying_every_pick_offers(sizes):
+    """On many random hands (values with repeats and negatives, picks of a fixed size or of a range, partial
+    picks), looking for the values that make up the rest answers each pick (the items offered, and whether the
+    subset may stop) and whether an option can be picked at all exactly as trying every completion against
+    `sum(cards.value) == target` does."""
+
+    class G:
+        params = {"target": 0}
+
+    rng = random.Random(5 + len(sizes))
+    offered = refused = 0
+    for _ in range(600):
+        values = [rng.randrange(-2, 7) for _ in range(rng.randrange(0, 9))]
+        lo = rng.randrange(0, 4)
+        hi = lo if sizes == "fixed" else lo + rng.randrange(0, 3)
+        target = rng.randrange(-3, 16)
+        cards = _cards(values)
+        partial = [c for c in cards if rng.random() < 0.2][:hi]
+
+        def final(g, env, it):
+            return sum(values[c] for c in env["s"]) == target
+
+        counted = _valued_choice(values, lo, hi, final, None)
+        counted.summed = (values, ("param", "target") if rng.random() < 0.5 else ("int", target))
+        G.params = {"target": target}
+        tried = _valued_choice(values, lo, hi, final, None)
+        want = tried.pick_options(G, {}, 0, list(partial))
+        assert counted.pick_options(G, {}, 0, list(partial)) == want, (values, lo, hi, target, partial)
+        assert counted.completable(G, {}, 0, list(partial)) == tried.completable(G, {}, 0, list(partial))
+        offered += bool(want)
+        refused += not tried.completable(G, {}, 0, list(partial))
+    assert offered > 50 and refused > 50
+
+
+def test_a_sum_leaves_values_that_are_not_whole_numbers_and_long_domains_to_the_search():
+    """A value that is not a whole number, a target that is not one, or more than two cards to go: the search as
+    before (its answer, or its error)."""
+    from fractions import Fraction
+
+    class G:
+        params = {"target": 3}
+
+    values = [1, Fraction(1, 2), 2]
+    choice = _valued_choice(values, 2, 2, lambda g, env, it: sum(values[c] for c in env["s"]) == 3, None)
+    choice.summed = (values, ("int", 3))
+    assert choice._sum_completes(G, [], _cards(values), 2, 2) is None
+    choice.summed = ([1, 1, 2], ("param", "target"))
+    G.params = {"target": "3"}
+    assert choice._sum_completes(G, [], _cards([1, 1, 2]), 2, 2) is None
+    G.params = {"target": 3}
+    assert choice._sum_completes(G, [], _cards([1, 1, 2]), 2, 2) is True
+    assert choice._sum_completes(G, [], _cards([1, 1, 2]), 3, 3) is None
+    assert choice._sum_completes(G, [], _cards([1, 1, 2]), 1, 2) is None

@@ -82,6 +82,40 @@ def one_value(tree, name: str, card_attrs: dict):
     return None
 
 
+def summed(tree, name: str, card_attrs: dict, parameter=lambda name: False):
+    """The parts of `sum(X.a) == target` when it is the whole final condition of the subset X, `a` a card
+    attribute and the target a whole number written in the ruleset or a name that is a parameter there
+    (`parameter(name)`): (a, ("int", n) or ("param", name)); else None. Then whether a pick of one or two
+    cards more can be completed is a matter of looking for the values that make up the rest
+    (engine/choices.py, _sum_completes)."""
+    if not isinstance(tree, Tree) or tree.data != "compare":
+        return None
+    left, op, right = tree.children
+    attr = argument_of(left, "sum")
+    if str(op) != "==" or not (
+            isinstance(attr, Tree) and attr.data == "attr" and isinstance(attr.children[0], Tree)
+            and attr.children[0].data == "name" and str(attr.children[0].children[0]) == name
+            and str(attr.children[1]) in card_attrs):
+        return None
+    if isinstance(right, Tree) and right.data == "int_":
+        return str(attr.children[1]), ("int", int(right.children[0]))
+    if isinstance(right, Tree) and right.data == "name":
+        target = str(right.children[0])
+        if parameter(target):
+            return str(attr.children[1]), ("param", target)
+    return None
+
+
+def _reads_parameter(fn, name: str, names) -> bool:
+    """Whether the bare name `name`, written in the compiled expression fn, reads a parameter (as the compiler
+    resolves names there: a local name or anything else called so comes first)."""
+    from ..expr.compiler import emit_expr
+    from ..expr.emit import Namespace
+    from lark import Token
+    return emit_expr(fn, names, Namespace(), {}, tree=Tree("name", [Token("NAME", name)])) \
+        == f"g.params[{name!r}]"
+
+
 def _no_fewer():
     """A subset's `min` when none is written: 0 (it reads no local name)."""
     def low(g, e, it):
@@ -236,6 +270,10 @@ class EffectCompiler:
             alike = one_value(getattr(final, "tree", None), subsets[0].name, ctx.names.card_attrs)
             if alike is not None and all(v.__hash__ is not None for v in ctx.names.card_attrs[alike[0]]):
                 choice.one_value = (ctx.names.card_attrs[alike[0]], alike[1])
+            added = summed(getattr(final, "tree", None), subsets[0].name, ctx.names.card_attrs,
+                           lambda target: _reads_parameter(final, target, ctx.names))
+            if added is not None:
+                choice.summed = (ctx.names.card_attrs[added[0]], added[1])
         return choice, inner
 
     def _subset(self, path, arg, spec, inner):

@@ -401,6 +401,7 @@ class _Builder(CardsBuilder, ZonesBuilder, NamesBuilder, FlowBuilder):
                 action = Action(name, choice.arg_names, choice.domains, choice.cond, choice.label_template,
                                 when, None, str(spec.get("text", "")), choice.subsets, choice.final)
                 action.kinds, action.by_values, action.one_value = choice.kinds, choice.by_values, choice.one_value
+                action.summed = choice.summed
                 out[name] = action
                 self.fx.actions[name] = action
                 pending.append((action, path, inner, "do" in spec))
