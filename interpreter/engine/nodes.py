@@ -245,19 +245,24 @@ class Choose(Node):
                 g.stack.pop()   # asked again, and nothing more to offer: the loop is over (Again)
             return
         # options are tuples: never changed, so clones can share them; a chooser with none is not asked
-        who = self.players(g, env, None)
-        if not self.seated:
-            who = as_players(g, who, "choosers")
-        if self.same_options:
-            # every chooser would be offered the same: listed once (for the first), every chooser asked
-            options = tuple(self._options(g, env, who[0])) if who else ()
-            queue = [(p, options) for p in who] if options else None
+        if self.same_options and self.seated and g.n > 1:
+            # every chooser would be offered the same (the listing reads no `me`), and the choosers are everyone
+            # else (never none, never wrong): listed once, the choosers made only when there is something to offer
+            options = tuple(self._options(g, env, None))
+            queue = [(p, options) for p in self.players(g, env, None)] if options else None
         else:
-            queue = []
-            for p in who:
-                options = self._options(g, env, p)
-                if options:
-                    queue.append((p, tuple(options)))
+            who = self.players(g, env, None)
+            if not self.seated:
+                who = as_players(g, who, "choosers")
+            if self.same_options:
+                options = tuple(self._options(g, env, who[0])) if who else ()
+                queue = [(p, options) for p in who] if options else None
+            else:
+                queue = []
+                for p in who:
+                    options = self._options(g, env, p)
+                    if options:
+                        queue.append((p, tuple(options)))
         if not queue:
             return
         vm.push_hold(env, self.id, {"queue": queue, "chosen": [], "at": len(g.history)})
