@@ -468,3 +468,65 @@ def test_a_game_saved_while_several_players_choose_goes_on_alike():
         else:
             game.apply(rng.randrange(game.option_count()))
     assert saved >= 5
+
+
+ROWS = """\
+name: rows
+players: {min: 2, max: 2}
+components:
+  card:
+    in: deck
+    cards:
+      - {each: {value: [1, 2, 3]}, count: 6}
+zones:
+  deck: {}
+  row: {count: 3}
+  shelf: {keys: [red, blue]}
+  hand: {per_player: true}
+setup:
+  - deal: {from: deck, to: hand, count: 4}
+actions:
+  lay:
+    args:
+      card: me.hand
+      r: 'DOMAIN'
+      s: 'KEYS'
+    do:
+      - move: {cards: '[card]', from: me.hand, to: 'row[r]'}
+      - move: {from: 'row[r]', take: end, to: 'shelf[s]'}
+flow:
+  round:
+    turn:
+      steps: [lay]
+  ends:
+    - when: count(me.hand) == 0
+scoring:
+  parts:
+    shelved: count(shelf["blue"])
+"""
+
+
+@pytest.mark.parametrize("domain,keys,numbered,keyed", [
+    ("range(count(row))", "keys(shelf)", False, False),      # every value a member number, every key a key
+    ("range(3)", '["red", "blue"]', False, False),
+    ("[0, 2]", '["blue"]', False, False),
+    ("[0, 3]", '["red", "green"]', True, True),               # a value that names no member: checked, and refused
+    ("range(count(me.hand))", '["red", 1]', True, True),      # not known at load; a key of another type
+])
+def test_an_options_argument_known_at_load_names_a_member_without_a_check(domain, keys, numbered, keyed):
+    """An action's argument chosen from a constant list (known at load) whose every value names a member of a
+    family is used as the member's number (or looked up as its key) in the applier without a check; any other
+    keeps the check, which tells a wrong one as before."""
+    rules = load_text(ROWS.replace("DOMAIN", domain).replace("KEYS", keys), "rows.yaml")
+    applier = rules.generated.source.split("def A_lay")[1].split("\ndef ")[0]
+    assert ("R_numbered(" in applier) is numbered and ("R_keyed(" in applier) is keyed
+    checked = numbered or keyed
+    game = Game.new(rules, 2, seed=1)
+    rng = random.Random(1)
+    try:
+        while not game.is_over:
+            game.apply(rng.randrange(game.option_count()))
+    except GameError as exc:
+        assert checked and ("row" in str(exc) or "shelf" in str(exc))
+        return
+    assert game.state.result is not None

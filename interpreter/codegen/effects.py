@@ -34,6 +34,7 @@ class Fuser:
         self.other = None       # how the segment being written reads a name it has not bound
         self.stop = "return True"   # the statement that leaves the code being written when the game stopped
         self.lazy = False   # no environment kept up to date: one made from the Python variables where needed
+        self.known = None   # Python variables whose every value is known at load (see emit_expr)
 
     # what may be fused -------------------------------------------------------------------------
     def fusible(self, node) -> bool:
@@ -104,7 +105,7 @@ class Fuser:
         lines.add("")
         lines.add("")
 
-    def inline(self, nodes, names, lazy: bool = True) -> None:
+    def inline(self, nodes, names, lazy: bool = True, known=None) -> None:
         """The nodes of a whole block written where the code being written is, with the Python variables `me`
         and `names` (each local name it reads) already set; when the game stops inside, that code returns
         false (the VM goes on), where a segment would return true. No environment is kept: nothing after the
@@ -112,17 +113,18 @@ class Fuser:
         one made from the Python variables there (`env`); a name read before it is bound, if any, is read
         from `e`, which the caller makes when the lines read it. With `lazy` false, the environment `e` is
         there and kept up to date as a segment keeps it (a run of the turn's block, whose environment later
-        nodes read)."""
+        nodes read). `known`: the Python variables of `names` whose every value is known at load, -> those values
+        (see emit_expr)."""
         self.lines.node = nodes[0] if nodes else None
         py = {"me": "me", **{n: local_name(n) for n in names}}
 
         def other(name):
             return f"e[{key(name)}]"
-        self.other, self.stop, self.lazy = other, "return False", lazy
+        self.other, self.stop, self.lazy, self.known = other, "return False", lazy, known
         try:
             self.statements(nodes, py)
         finally:
-            self.other, self.stop, self.lazy = None, "return True", False
+            self.other, self.stop, self.lazy, self.known = None, "return True", False, None
 
     def env(self, py) -> str:
         """The source of the environment for code that reads one (a template, a compiled end of a zone): `e`,
@@ -192,7 +194,7 @@ class Fuser:
     def expr(self, fn, py, it_var="it") -> str:
         """A compiled expression's source, inline (names in `py` read from Python variables)."""
         from ..expr.compiler import emit_expr
-        return emit_expr(fn, self.b.names, self.b.ns, py, it_var, other=self.other)
+        return emit_expr(fn, self.b.names, self.b.ns, py, it_var, other=self.other, known=self.known)
 
     def member_of(self, zone, key_source: str) -> str:
         """The member number a key (the source of its value) names in a family of zones."""

@@ -224,11 +224,28 @@ def apply_actions(b, fuser, step, whole, tails=None) -> None:
             for j, n in enumerate(action.all_names):
                 lines.add(f"{local_name(n)} = _args[{j}]")
             at = lines.mark()
-            fuser.inline(list(block), action.all_names)
+            fuser.inline(list(block), action.all_names, known=known_arguments(b, action))
             if lines.reads("e", at):
                 lines.insert(at, [f"e = {env}"])   # the environment Choose._apply makes, where read
             lines.node = block[0]
             count_block(lines, len(block))
+
+
+def known_arguments(b, action) -> dict:
+    """The arguments of an action whose every value is known at load: those chosen from a constant list (a
+    domain such as `range(count(row))`, written as a constant of the module), -> its values. An option applied
+    here was listed from those domains, so its argument is one of them (emit_expr: a family's member it names
+    needs no check)."""
+    from ..expr.compiler import emit_expr
+    out = {}
+    for name, domain in zip(action.arg_names, action.domains):
+        if getattr(domain, "tree", None) is None:
+            continue
+        src = emit_expr(domain, b.names, b.ns, {"me": "me"})
+        value = b.ns.values.get(src) if src.isidentifier() else None
+        if type(value) is list and all(type(v) in (int, str) for v in value):
+            out[local_name(name)] = tuple(value)
+    return out
 
 
 class _Writer:

@@ -195,14 +195,16 @@ def emit_quantifier(fn, names: Names, ns: Namespace, py: dict, subst=None):
 
 
 def emit_expr(fn, names: Names, ns: Namespace, py: dict, it_var: str = "it", subst=None, tree=None,
-              with_kind: bool = False, other=None, tally=None):
+              with_kind: bool = False, other=None, tally=None, known=None):
     """The Python source of a compiled expression again, inside generated code: names in `py` are read
     from the Python variables given there (`other(name)` gives the others), the item from `it_var`;
     constants go to `ns`. `subst` maps
     parts of the tree (by id) to variables already holding their values (with their kinds); `tree`
     emits one part of the expression instead of the whole; `tally` (option listings, where nothing
     changes while they run): (a part of `subst`, an attribute's table) -> the source of the part's values
-    counted by that table, computed once, or None (see _Compiler._tallied_count).
+    counted by that table, computed once, or None (see _Compiler._tallied_count). `known`: Python variables
+    whose every possible value is known at load (an applied option's argument chosen from a constant list),
+    -> those values: an index of a family that every one of them names is used without a check.
 
     The tree was checked when it was first compiled: emitting it again runs the same checks, which
     pass."""
@@ -217,6 +219,7 @@ def emit_expr(fn, names: Names, ns: Namespace, py: dict, it_var: str = "it", sub
     compiler = _Compiler(names, fn.text, ns)
     compiler.subst = subst or {}
     compiler.tally = tally
+    compiler.known = known or {}
     target = fn.tree if tree is None else tree
     compiler.skip = id(tree) if tree is not None else None
     if fn.zone and tree is None:
@@ -369,6 +372,7 @@ class _Compiler:
         self.plain_attrs = set()   # id of each tree that reads a card attribute with no list among its values
         self.zone_items = {}   # the source of `zone[i]` written inline -> (the zone's source, i) (see index)
         self.quantified = {}   # the source of `any`/`all` with a test per item -> its parts (see emit_quantifier)
+        self.known = {}   # a Python variable -> every value it can hold, known at load (see emit_expr)
 
     def fail(self, message: str, node, hint: str | None = None, code: str = "expr"):
         raise ExprError(message, _offset(node), hint, code)
@@ -605,11 +609,18 @@ class _Compiler:
             shown = self.ns.const(", ".join(map(str, z.keys)), "S_" + z.name + "_keys")
             slow = f"R_keyed({table}, {name}, {shown}, {idx})"
             types = {type(k) for k in z.keys}
+            known = self.known.get(idx)
+            if known is not None and len(types) == 1 and types <= {int, str} \
+                    and all(type(v) in types and v in z.keys for v in known):
+                return f"{table}[{idx}]"   # a key whatever it holds (an option's argument from `keys(stall)`)
             if simple(idx) and len(types) == 1 and types <= {int, str}:
                 # a key of the keys' own type found in place; any other value gets R_keyed's answer or error
                 return f"({table}[{idx}] if type({idx}) is {types.pop().__name__} and {idx} in {table} else {slow})"
             return slow
         size = self._size(z)
+        known = self.known.get(idx)
+        if known is not None and size.isdigit() and all(type(v) is int and 0 <= v < int(size) for v in known):
+            return idx   # a member number whatever it holds (an option's argument from `range(count(row))`)
         if simple(idx):
             return f"({idx} if type({idx}) is int and 0 <= {idx} < {size} else R_numbered({name}, {size}, {idx}))"
         return f"R_numbered({name}, {size}, {idx})"
