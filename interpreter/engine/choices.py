@@ -201,6 +201,33 @@ class Choice:
                 return True
         return False
 
+    def _one_value_fits(self, partial, rest, lo, hi):
+        """The values an item to pick next may show so that the pick can still be completed, where the final
+        condition is that the picked cards show one value (`one_value`) and no item is twice in the domain: what
+        `_one_value_completes` answers item by item after it (`_completes_after`), found for every item at once
+        from the cards left of each value. None where an item is not a card (each asked as before)."""
+        table, _ = self.one_value
+        if not _ONLY_CARDS.issuperset(map(type, partial)) or not _ONLY_CARDS.issuperset(map(type, rest)):
+            return None
+        after = len(partial) + 1
+        need = max(lo - after, 0)
+        if need > min(hi - after, len(rest) - 1):
+            return frozenset()   # too few items left or too many picked already, whichever is picked
+        counts: dict = {}
+        for x in rest:
+            v = table[x]
+            counts[v] = counts.get(v, 0) + 1
+        if partial:
+            shown = table[partial[0]]
+            for x in partial:
+                if table[x] != shown:
+                    return frozenset()   # two values picked already
+            values = (shown,) if shown in counts else ()
+        else:
+            values = counts
+        # after the item, `need` more of its value among the cards left without it
+        return frozenset(v for v in values if counts[v] - 1 >= need)
+
     def _sum_completes(self, g, partial, rest, need, room):
         """`_completes` where the final condition is `sum(cards.a) == target` (`summed`) and one or two cards are
         left to pick, no more and no fewer (`count: 2`): the card, or the pair, that makes up the rest is looked
@@ -270,6 +297,10 @@ class Choice:
                     if need <= min(hi - after, len(rest) - 1):
                         out = [(0, (x,)) for x in rest]
                     answered = True
+            # one value (one_value): every item answered at once, by its value
+            fits = self._one_value_fits(partial, rest, lo, hi) \
+                if not simple and unique and self.one_value is not None and j == len(self.subsets) - 1 else None
+            shows = self.one_value[0] if fits is not None else None
             # items of the same values, for a final condition that reads only those: the same answer
             answers = {} if not simple and self.by_values is not None and j == len(self.subsets) - 1 else None
             k = -1
@@ -283,6 +314,8 @@ class Choice:
                         continue   # an item alike to one offered already
                 if simple:
                     ok = need <= min(hi - after, len(rest) - rest.count(x))
+                elif fits is not None:
+                    ok = shows[x] in fits
                 elif answers is not None and type(x) is Card:
                     try:
                         key = tuple([t[x] for t in self.by_values])

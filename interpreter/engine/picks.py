@@ -36,13 +36,15 @@ class Pick(Node):
         choice = self._choice(vm, data)
         return choice, len(data["args"]) - len(choice.arg_names)
 
-    def _env(self, vm, g, frame, player):
-        """The names the subsets' domains and conditions see: those of the option, as its choice sees them."""
+    def _env(self, vm, g, frame, player, choice=None):
+        """The names the subsets' domains and conditions see: those of the option, as its choice sees them
+        (`choice`: the choice being completed, where the caller has it already)."""
         data = frame[4]
         origin = vm.rs.nodes[data["origin"]]
         env = dict(frame[2])
         env["me"] = origin.me_of(env, player, data["i"])
-        choice = self._choice(vm, data)
+        if choice is None:
+            choice = origin.choice_of(data["i"])
         env.update(zip(choice.all_names, data["args"]))
         return env
 
@@ -51,7 +53,8 @@ class Pick(Node):
         counts, where the caller has them already)."""
         data = frame[4]
         choice, j = self._picking(vm, data)
-        options = choice.pick_options(g, self._env(vm, g, frame, player) if env is None else env, j, data["picked"], bounds)
+        options = choice.pick_options(g, self._env(vm, g, frame, player, choice) if env is None else env, j,
+                                      data["picked"], bounds)
         if len(options) == 1 and options[0][0] == DONE:
             self._close(vm, g, frame, player)   # nothing more can be picked: the subset is complete
             return
@@ -60,20 +63,23 @@ class Pick(Node):
     def resume(self, vm, g, frame, option, player):
         data = frame[4]
         choice, j = self._picking(vm, data)
+        # the same names whether the subset goes on or is complete (nothing is bound in them before _close)
+        env = self._env(vm, g, frame, player, choice)
         if option[0] != DONE:
             data["picked"].append(option[1][0])
-            env = self._env(vm, g, frame, player)
             bounds = choice.subsets[j].bounds(g, env)
             if len(data["picked"]) < bounds[1]:
                 self._ask(vm, g, frame, player, env, bounds)
                 return
-        self._close(vm, g, frame, player)
+        self._close(vm, g, frame, player, env)
 
-    def _close(self, vm, g, frame, player) -> None:
-        """Subset j is complete (in its domain's order); ask for the next one, or give the option back."""
+    def _close(self, vm, g, frame, player, env=None) -> None:
+        """Subset j is complete (in its domain's order); ask for the next one, or give the option back (`env`:
+        the names its domain sees, where the caller has them already)."""
         data = frame[4]
         choice, j = self._picking(vm, data)
-        env = self._env(vm, g, frame, player)
+        if env is None:
+            env = self._env(vm, g, frame, player, choice)
         chosen = data["picked"]
         data["args"].append([x for x in choice.subsets[j].domain(g, env, None) if x in chosen])
         data["picked"] = []
