@@ -357,3 +357,51 @@ def test_what_generation_refuses_is_an_error_of_the_ruleset_at_the_effect(monkey
     assert stop.value.code == 1 and "Traceback" not in out + err
     assert f"refused.yaml:{line}:5: error[generate]: this ruleset could not be turned into Python: " \
            "not an identifier: 'a b'" in out + err
+
+
+COUNTED_MOVE = """
+name: counted-move
+players: {min: 2, max: 2}
+parameters: {n: 3}
+components:
+  card:
+    in: deck
+    cards:
+      - {each: {value: [1, 2, 3, 4, 5, 6]}, count: 1}
+zones:
+  deck: {}
+  pile: {}
+  hand: {per_player: true}
+setup:
+  - move: {from: deck, to: pile, count: all}
+  - move: {from: pile, to: deck, count: START}
+actions:
+  take:
+    do:
+      - move: {from: deck, to: me.hand, count: COUNT, if_empty: [{set: {short: 1}}]}
+flow:
+  round: {turn: {steps: [take]}}
+  ends: [{when: turn > 1}]
+variables: {short: 0}
+scoring: {parts: {held: count(me.hand)}}
+"""
+
+
+@pytest.mark.parametrize("start", [0, 1, 2, 3, 4])
+@pytest.mark.parametrize("count", ["1", "3"])
+def test_a_count_written_in_the_ruleset_moves_as_a_count_computed_does(start, count):
+    """A move of a count written in the ruleset asks only whether the zone holds that many (the count is a whole
+    number above 0); with every number of cards in the zone, it moves the same cards, runs the same `if_empty`
+    and leaves the same state as the same count read from a parameter."""
+    written = load_text(COUNTED_MOVE.replace("START", str(start)).replace("COUNT", count), "counted.yaml")
+    param = COUNTED_MOVE.replace("START", str(start)).replace("COUNT", "n").replace("{n: 3}", f"{{n: {count}}}")
+    computed = load_text(param, "counted.yaml")
+    def applier(rules):
+        return rules.generated.source.split("def A_take")[1].split("\ndef ")[0]
+    assert f") < {count}:" in applier(written) and f") < {count}:" not in applier(computed)
+    states = []
+    for rules in (written, computed):
+        game = Game.new(rules, 2, seed=1)
+        game.apply(0)
+        states.append((game.state.zones, game.state.vars))
+    assert states[0] == states[1]

@@ -177,6 +177,16 @@ def asked_together(b, step, listed) -> None:
     lines.add(f"    return vm.ask({sid}, _q[0][0], _q[0][1])")
 
 
+def push_block(lines, bid: int, env: str, pc: int = 0, var: str | None = None) -> None:
+    """Statements that push block `bid` with the environment `env` (its source) at `pc`, as Game.push does
+    (past MAX_STACK frames, Game.push's own error), without a method call; `var`: a variable that keeps the
+    frame."""
+    frame = f"[vm.rs.blocks[{int(bid)}], {int(pc)}, {env}, -1, None]"
+    lines.add("if len(g.stack) >= R_MAX_STACK:")
+    lines.add(f"    vm.push({int(bid)}, {{}})   # too deep: its error")
+    lines.add(f"g.stack.append({var} := {frame})" if var else f"g.stack.append({frame})")
+
+
 def apply_actions(b, fuser, step, whole, tails=None) -> None:
     """Statements that apply the option `(_i, _args)` of a step chosen by `_player` (a pass does nothing), as
     Choose._apply does: an action whose effects never ask a decision written in place (`whole`: block id ->
@@ -200,9 +210,7 @@ def apply_actions(b, fuser, step, whole, tails=None) -> None:
                 # effects whose last may push a block that waits for a decision, or ask one: the block pushed,
                 # as Choose._apply pushes it, and its one segment run as Segment.run runs it
                 lines.add(comment(f"{action.name}: its effects, the last of which may wait for a decision"))
-                lines.add(f"vm.push({int(action.block)}, {env})")
-                lines.add("_b = g.stack[-1]")
-                lines.add(f"_b[1] = {len(block)}")
+                push_block(lines, action.block, env, len(block), "_b")
                 lines.add(f"if {tails[action.block]}(vm, g, _b[2]) and g.pending is not None:")
                 lines.add("    return True   # its decision is asked")
                 lines.add("if not g.stack or g.stack[-1] is not _b:")
@@ -215,7 +223,7 @@ def apply_actions(b, fuser, step, whole, tails=None) -> None:
             if action.block not in whole:
                 # effects that ask a decision: their block pushed, as Choose._apply pushes it
                 lines.add(comment(f"{action.name}: its effects wait for decisions: the VM runs them"))
-                lines.add(f"vm.push({int(action.block)}, {env})")
+                push_block(lines, action.block, env)
                 lines.add("return False")
                 continue
             # its effects, written here as its segment is (Game.run_segment runs that one)
@@ -321,8 +329,11 @@ class _Writer:
         # pushed as vm.push would, without its depth check: the turn's frames are always as deep
         lines.add(f"stack.append(_f := [vm.rs.blocks[{int(steps.body)}], 0, e, {int(steps.id)}, None])")
         lines.add("me = e.get('me')")
+        at = lines.mark()
         if self.ask_steps(0, steps, listed):
             lines.add("return False   # no step offers anything: the VM ends the steps' block")
+        if not lines.reads("me", at):
+            lines.drop(at - 1)   # `me` read nowhere: not looked up
 
     @staticmethod
     def plain(step, listed) -> bool:

@@ -101,9 +101,14 @@ class Move(Effect):
                 self.place(w, py, vd, vc, word)
                 self.forgotten(w, vs, vd, vc)
             return
-        w.add(f"{vk} = {k}")
         w.add(f"{zs} = g.zones[{vs}]")
-        w.add(f"if vm.record or type({vk}) is not int or not 0 < {vk} <= len({zs}):")
+        if k.isdigit() and int(k) > 0:
+            # a count written in the ruleset: a whole number above 0, so only whether there are enough is asked
+            vk = k
+            w.add(f"if vm.record or len({zs}) < {vk}:")
+        else:
+            w.add(f"{vk} = {k}")
+            w.add(f"if vm.record or type({vk}) is not int or not 0 < {vk} <= len({zs}):")
         with w.indent():
             w.call_or_else(f"N_move_top(vm, g, {vs}, {vd}, {vk}, {take}, {at}, {w.env(py)}, g.layout.refill)",
                            self.if_empty, py)

@@ -13,6 +13,7 @@ import itertools
 import types
 
 from . import effects as N
+from .effects import MAX_STACK
 from . import helpers as H
 from . import operators as X
 from .budget import MAX_NUMBER, MAX_OPTIONS, number, over_items
@@ -35,7 +36,7 @@ GLOBALS = {
     "R_count_distinct": H.count_distinct, "R_groups_of": H.groups_of, "R_BACK_WORDS": N.BACK_WORDS, "R_over_items": over_items, "R_take_while_eq": H.take_while_eq,
     "R_take_while_ne": H.take_while_ne, "R_drop_while_eq": H.drop_while_eq, "R_drop_while_ne": H.drop_while_ne,
     "R_cartesian": itertools.product, "R_distinct_of": H.distinct_of, "R_count_distinct_of": H.count_distinct_of, "R_distinct_reach": H.distinct_reach, "R_sum_of": H.sum_of, "R_tally": H.tally,
-    "R_counts_of": H.counts_of, "R_MAX_OPTIONS": MAX_OPTIONS, "R_NO": NOT_COMPUTED,
+    "R_counts_of": H.counts_of, "R_MAX_OPTIONS": MAX_OPTIONS, "R_MAX_STACK": MAX_STACK, "R_NO": NOT_COMPUTED,
     "R_lazy": lazy, "R_SMALL": SMALL, "R_counted": H.counted, "R_distinct_size": H.distinct_size,
     "R_count_values": H.count_values,
     # the values of players
