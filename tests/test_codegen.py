@@ -405,3 +405,50 @@ def test_a_count_written_in_the_ruleset_moves_as_a_count_computed_does(start, co
         game.apply(0)
         states.append((game.state.zones, game.state.vars))
     assert states[0] == states[1]
+
+
+CHOSEN_DO = """
+name: chosen-do
+players: {min: 2, max: 2}
+variables: {zero: 0, got: 0}
+components:
+  card: {in: deck, cards: [{value: 1, count: 4}]}
+zones:
+  deck: {}
+actions:
+  ask:
+    do:
+      - choose:
+          args: {n: 'range(1, 4)'}
+          do:
+            - set: {got: n}
+            - set: {got: 'got + 10 / (n - zero - 2)'}
+flow:
+  round: {turn: {steps: [ask]}}
+  ends: [{when: turn > 3}]
+scoring: {parts: {g: got}}
+"""
+
+
+@pytest.mark.parametrize("n", [0, 1, 2])
+def test_a_chooses_do_that_never_waits_runs_at_once_as_when_pushed(n):
+    """A `choose` whose `do` never waits for a decision runs it at once, without a frame (as an action's effects
+    run): the same state after it, and the same error at the same place (the second option, n = 2, divides by
+    zero), as when its
+    block is pushed for the VM."""
+    outcomes = []
+    for direct in (True, False):
+        rules = load_text(CHOSEN_DO, "chosen.yaml")
+        node = next(x for x in rules.nodes if type(x).__name__ == "Choose")
+        assert node.direct is not None
+        if not direct:
+            node.direct = None
+        game = Game.new(rules, 2, seed=1)
+        game.apply(0)
+        try:
+            game.apply(n)
+            outcomes.append((game.state.vars, [f[1] for f in game.state.stack], game.state.pending))
+        except GameError as exc:
+            outcomes.append(str(exc))
+    assert outcomes[0] == outcomes[1]
+    assert (type(outcomes[0]) is str) is (n == 1)

@@ -282,6 +282,11 @@ def _generate(rs, b) -> None:
         block = rs.blocks[action.block] if action.block is not None else ()
         if block and type(block[0]) is N.Segment and block[0].end == len(block) and not block[0].tail:
             action.direct = block[0]   # its effects never wait for a decision: run without a frame
+    for node in rs.nodes:
+        if isinstance(node, N.Choose) and node.actions is None and isinstance(node.body, int):
+            block = rs.blocks[node.body]
+            if block and type(block[0]) is N.Segment and block[0].end == len(block) and not block[0].tail:
+                node.direct = block[0]   # a `choose`'s `do` that never waits: run without a frame, as an action's
     rs.generated = generated
 
 

@@ -195,6 +195,7 @@ class Choose(Node):
     priority = "seat"   # in a reaction window, who of those who acted is applied: the first in seat order, or random
     seated = False   # the choosers are made from the game's own players (a reaction window's default): not checked
     same_options = False   # the listing reads nothing of its chooser (codegen/module.py): listed once for all
+    direct = None   # the segment that runs the whole `do` of inline arguments, when it never waits (codegen/module.py)
 
     def __init__(self, player, players, prompt, choice, body, actions, optional, secret=None, until="all"):
         self.player, self.players, self.prompt = player, players, prompt
@@ -354,7 +355,10 @@ class Choose(Node):
         else:
             target = dict(env, me=player)
             target.update(zip(self.choice.all_names, args))
-        if self.body is not None:
+        if self.direct is not None and (shared or alone):
+            # a `do` that never waits, run at once as an action's is (nothing else is pushed first)
+            vm.run_segment(self.direct, target, self.direct.end)
+        elif self.body is not None:
             vm.push(self.body, target)
 
     def prompt_text(self, vm, g, pending):
