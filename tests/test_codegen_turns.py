@@ -530,3 +530,21 @@ def test_an_options_argument_known_at_load_names_a_member_without_a_check(domain
         assert checked and ("row" in str(exc) or "shelf" in str(exc))
         return
     assert game.state.result is not None
+
+
+@pytest.mark.parametrize("again", ["for_each: r\n        in: '[2, 5]'\n        do:\n          - move: {from: 'row[r]', to: deck}",
+                                   "let: {r: 5}\n      - move: {from: 'row[r]', to: deck}"])
+def test_an_argument_named_again_inside_its_effects_is_checked_there(again):
+    """An argument known at load that a `let` or a `for_each` of the same name binds again inside the action's
+    effects holds other values there: the applier is written with every member checked, and the wrong member
+    (5 of a family of 3) is told as an error, not read from another zone."""
+    text = ROWS.replace("DOMAIN", "range(count(row))").replace("KEYS", "keys(shelf)").replace(
+        "      - move: {from: 'row[r]', take: end, to: 'shelf[s]'}",
+        "      - move: {from: 'row[r]', take: end, to: 'shelf[s]'}\n      - " + again)
+    rules = load_text(text, "rows.yaml")
+    applier = rules.generated.source.split("def A_lay")[1].split("\ndef ")[0]
+    assert "R_numbered(" in applier
+    game = Game.new(rules, 2, seed=1)
+    with pytest.raises(GameError) as info:
+        game.apply(0)
+    assert "row" in str(info.value) and "5" in str(info.value)

@@ -232,7 +232,13 @@ def apply_actions(b, fuser, step, whole, tails=None) -> None:
             for j, n in enumerate(action.all_names):
                 lines.add(f"{local_name(n)} = _args[{j}]")
             at = lines.mark()
-            fuser.inline(list(block), action.all_names, known=known_arguments(b, action))
+            known = known_arguments(b, action)
+            fuser.inline(list(block), action.all_names, known=known)
+            if known and lines.assigned(at) & known.keys():
+                # an argument named again inside (a `let` or a `for_each` of the same name): not known there,
+                # written again without what was known
+                lines.cut(at)
+                fuser.inline(list(block), action.all_names)
             if lines.reads("e", at):
                 lines.insert(at, [f"e = {env}"])   # the environment Choose._apply makes, where read
             lines.node = block[0]
@@ -243,7 +249,7 @@ def known_arguments(b, action) -> dict:
     """The arguments of an action whose every value is known at load: those chosen from a constant list (a
     domain such as `range(count(row))`, written as a constant of the module), -> its values. An option applied
     here was listed from those domains, so its argument is one of them (emit_expr: a family's member it names
-    needs no check)."""
+    needs no check) as long as nothing in its effects names it again (apply_actions checks)."""
     from ..expr.compiler import emit_expr
     out = {}
     for name, domain in zip(action.arg_names, action.domains):

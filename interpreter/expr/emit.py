@@ -7,9 +7,11 @@ variables and arguments, checked again here) and integers the compiler produced 
 """
 from __future__ import annotations
 
+import ast
 import keyword
 import linecache
 import re
+import textwrap
 from pathlib import PurePath
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -137,6 +139,15 @@ class Lines:
     def drop(self, i: int) -> None:
         """Remove line i (written before it was known to be needed)."""
         del self.lines[i], self.owner[i], self.loops[i]
+
+    def cut(self, start: int) -> None:
+        """Remove every line from `start` on (to write them again another way)."""
+        del self.lines[start:], self.owner[start:], self.loops[start:]
+
+    def assigned(self, start: int) -> set:
+        """The Python variables that the statements from `start` on (whole statements, at any depth) assign."""
+        text = textwrap.dedent("\n".join(self.lines[start:]))
+        return {n.id for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
     def insert(self, at: int, texts: list, owner=None) -> None:
         """Lines written before `at`, at the current depth, once what comes after them is known (`owner`:
