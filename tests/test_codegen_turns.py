@@ -548,3 +548,68 @@ def test_an_argument_named_again_inside_its_effects_is_checked_there(again):
     with pytest.raises(GameError) as info:
         game.apply(0)
     assert "row" in str(info.value) and "5" in str(info.value)
+
+
+def test_a_save_whose_option_holds_a_value_its_list_never_gives_is_refused():
+    """The applier uses an argument chosen from a list known at load without checking it, so a save (edited, or
+    written by another tool) whose pending option holds another value is refused as damaged when it loads,
+    rather than played on another zone."""
+    rules = load_text(ROWS.replace("DOMAIN", "range(count(row))").replace("KEYS", "keys(shelf)"), "rows.yaml")
+    game = Game.new(rules, 2, seed=1)
+    data = json.loads(json.dumps(game.to_json()))
+    Game.from_json(rules, data)   # as saved: fine
+    for bad in (3, -1, True, "1"):
+        edited = json.loads(json.dumps(data))
+        edited["state"]["pending"][2][0][1][1] = bad
+        with pytest.raises(GameError) as info:
+            Game.from_json(rules, edited)
+        assert "the saved game is damaged: an option's 'r' is" in str(info.value)
+
+
+DEEP = """
+name: deep
+players: {min: 2, max: 2}
+components:
+  card: {in: deck, cards: [{value: 1, count: 2}]}
+zones:
+  deck: {}
+variables: {n: 0, depth: 0}
+procedures:
+  rec:
+    - add: {depth: 1}
+    - if: depth < DEPTH
+      then: [{call: rec}]
+      else:
+        - choose:
+            players: players
+            optional: true
+            args: {x: '[1, 2]'}
+            do:
+              - add: {n: 1}
+actions:
+  go:
+    do:
+      - set: {depth: 0}
+      - if: depth == 0
+        then: [{call: rec}]
+flow:
+  round: {turn: {steps: [go]}}
+  ends: [{when: turn > 3}]
+scoring: {parts: {n: n}}
+"""
+
+
+@pytest.mark.parametrize("depth,error", [(90, False), (97, True)])
+def test_a_chooses_do_run_at_once_still_stops_effects_nested_too_deep(depth, error):
+    """A `do` that never waits runs without a frame of its own, but where the frames are as deep as they may be,
+    it is pushed, and refused there, as before (a choice of several players applied alone)."""
+    game = Game.new(load_text(DEEP.replace("DEPTH", str(depth)), "deep.yaml"), 2, seed=1)
+    game.apply("go")
+    game.apply(0)   # P1 chooses
+    if error:
+        with pytest.raises(GameError) as info:
+            game.apply("pass")   # P2 passes: P1's choice is applied alone
+        assert "effects nest deeper than 200 levels" in str(info.value)
+    else:
+        game.apply("pass")
+        assert game.state.vars["n"] == 1

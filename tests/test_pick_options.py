@@ -312,11 +312,30 @@ def test_a_sum_leaves_values_that_are_not_whole_numbers_and_long_domains_to_the_
     values = [1, Fraction(1, 2), 2]
     choice = _valued_choice(values, 2, 2, lambda g, env, it: sum(values[c] for c in env["s"]) == 3, None)
     choice.summed = (values, ("int", 3))
-    assert choice._sum_completes(G, [], _cards(values), 2, 2) is None
+    three = _cards(values)
+    assert choice._sum_completes(G, [], three, 2, 2, three, [100]) is None
     choice.summed = ([1, 1, 2], ("param", "target"))
     G.params = {"target": "3"}
-    assert choice._sum_completes(G, [], _cards([1, 1, 2]), 2, 2) is None
+    assert choice._sum_completes(G, [], three, 2, 2, three, [100]) is None
     G.params = {"target": 3}
-    assert choice._sum_completes(G, [], _cards([1, 1, 2]), 2, 2) is True
-    assert choice._sum_completes(G, [], _cards([1, 1, 2]), 3, 3) is None
-    assert choice._sum_completes(G, [], _cards([1, 1, 2]), 1, 2) is None
+    assert choice._sum_completes(G, [], three, 2, 2, three, [100]) is True
+    assert choice._sum_completes(G, [], three, 3, 3, three, [100]) is None
+    assert choice._sum_completes(G, [], three, 1, 2, three, [100]) is None
+
+
+def test_a_sum_is_left_to_the_search_where_an_item_is_twice_and_says_yes_past_the_searchs_limit():
+    """A domain with an item twice (`me.hand + me.hand`): a pick holds every copy of what is picked, which the
+    search adds up, so the search answers. With no pair found, the answer is the search's: no, unless it would
+    have given up before trying every pair (more pairs than its tries left), when it says yes."""
+
+    class G:
+        params = {}
+
+    cards = _cards([1, 6, 2])
+    choice = _valued_choice([1, 6, 2], 2, 2, lambda g, env, it: False, None)
+    choice.summed = ([1, 6, 2], ("int", 7))
+    assert choice._sum_completes(G, [], cards, 2, 2, cards + cards, [100]) is None
+    assert choice._sum_completes(G, [], cards, 2, 2, cards, [100]) is True     # 1 + 6
+    choice.summed = ([1, 6, 2], ("int", 20))
+    assert choice._sum_completes(G, [], cards, 2, 2, cards, [3]) is False      # 3 pairs, 3 tries: all tried
+    assert choice._sum_completes(G, [], cards, 2, 2, cards, [2]) is True       # the search would give up

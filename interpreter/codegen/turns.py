@@ -259,6 +259,8 @@ def known_arguments(b, action) -> dict:
         value = b.ns.values.get(src) if src.isidentifier() else None
         if type(value) is list and all(type(v) in (int, str) for v in value):
             out[local_name(name)] = tuple(value)
+            fixed = action.fixed_domains = dict(action.fixed_domains or {})
+            fixed[action.arg_names.index(name)] = tuple(value)
     return out
 
 

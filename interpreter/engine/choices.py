@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from itertools import combinations
+from math import comb
 
 from ..errors import GameError, placed
 from ..runtime.budget import MAX_NUMBER, MAX_TEXT, spend
@@ -134,7 +135,7 @@ class Choice:
             if answer is not None:
                 return answer
         if self.summed is not None:
-            answer = self._sum_completes(g, partial, rest, need, room)
+            answer = self._sum_completes(g, partial, rest, need, room, domain, budget)
             if answer is not None:
                 return answer
         name = self.subsets[j].name
@@ -228,15 +229,17 @@ class Choice:
         # after the item, `need` more of its value among the cards left without it
         return frozenset(v for v in values if counts[v] - 1 >= need)
 
-    def _sum_completes(self, g, partial, rest, need, room):
+    def _sum_completes(self, g, partial, rest, need, room, domain, budget):
         """`_completes` where the final condition is `sum(cards.a) == target` (`summed`) and one or two cards are
         left to pick, no more and no fewer (`count: 2`): the card, or the pair, that makes up the rest is looked
         for among the values left, stopping at the first found as the search does. The answer of trying every
         completion; None where that is not sure to be so (an item that is not a card, a value or target that is
         not a whole number, sums that could pass the cap of numbers: the search tells what it tells) and for
         other sizes (the search: counting every sum the cards left can make measured slower, x1.46 on the picks
-        pattern, most searches ending at one of their first tries)."""
-        if not need == room <= 2:
+        pattern, most searches ending at one of their first tries). Only where no item is twice in the domain
+        (a pick holds every copy of an item picked, which the search adds up), and where there is none the
+        answer is yes past `budget` tries, as the search gives up so (MAX_COMPLETION_CHECKS)."""
+        if not need == room <= 2 or len(set(domain)) != len(domain):
             return None
         table, (how, target) = self.summed
         if how == "param":
@@ -256,14 +259,20 @@ class Choice:
         if (max(map(abs, values), default=0) + abs(start) + abs(target)) * 3 > MAX_NUMBER:
             return None   # a sum might pass the cap: the search says so where it does
         goal = target - start
-        if room < 2:
-            return goal == 0 if room == 0 else goal in values
-        seen = set()
-        for v in values:
-            if goal - v in seen:
-                return True
-            seen.add(v)
-        return False
+        if room == 0:
+            found = goal == 0
+        elif room == 1:
+            found = goal in values
+        else:
+            found = False
+            seen = set()
+            for v in values:
+                if goal - v in seen:
+                    found = True
+                    break
+                seen.add(v)
+        # with none found, the search would have tried every way and, past its limit, said yes
+        return found or comb(len(values), room) > budget[0]
 
     def pick_options(self, g, env, j, partial, bounds=None) -> list:
         """The items that may be picked next for subset j (each leaves a legal completion), in domain
@@ -389,6 +398,9 @@ class Action(Choice):
     """A named action: a choice whose `when` is checked first and whose effects run when it is taken."""
 
     direct = None   # generated code: the segment that runs the whole block, when no effect of it asks a decision
+    # argument index -> the values of its domain, where that is a list known at load (codegen/turns.py,
+    # known_arguments): a saved option must hold one of them (engine/saves.py)
+    fixed_domains = None
 
     def __init__(self, name, arg_names, domains, cond, label, when, block, text, subsets=(), final=None):
         super().__init__(name, arg_names, domains, cond, label, subsets, final)

@@ -12,7 +12,7 @@ block end that returns true stops the VM (generated code ran on to the next deci
 from __future__ import annotations
 
 from ..runtime.budget import kept
-from ..runtime.effects import MAX_LOOP, loop_limit, loop_spent, snapshot
+from ..runtime.effects import MAX_LOOP, MAX_STACK, loop_limit, loop_spent, snapshot
 from ..runtime.values import as_player, as_players
 from .choices import joined
 
@@ -355,8 +355,9 @@ class Choose(Node):
         else:
             target = dict(env, me=player)
             target.update(zip(self.choice.all_names, args))
-        if self.direct is not None and (shared or alone):
-            # a `do` that never waits, run at once as an action's is (nothing else is pushed first)
+        if self.direct is not None and (shared or alone) and len(vm.state.stack) < MAX_STACK:
+            # a `do` that never waits, run at once as an action's is (nothing else is pushed first; too deep,
+            # pushed, which tells it)
             vm.run_segment(self.direct, target, self.direct.end)
         elif self.body is not None:
             vm.push(self.body, target)

@@ -272,8 +272,15 @@ def _option(node, opt) -> None:
     if node.actions is not None:
         _int(i, "an option's action", 0, len(node.actions) - 1)
         names = node.actions[i].arg_names
+        fixed = node.actions[i].fixed_domains
     else:
         _int(i, "an option", 0, 0)
         names = node.choice.arg_names
+        fixed = None
     if len(args) != len(names):
         raise damaged(f"an option has {len(args)} values where {len(names)} are taken")
+    # an argument chosen from a list known at load holds one of its values (generated code relies on it: a
+    # family's member it names is not checked again, codegen/turns.py known_arguments)
+    for j, values in (fixed or {}).items():
+        if not any(type(args[j]) is type(v) and args[j] == v for v in values):
+            raise damaged(f"an option's '{names[j]}' is {args[j]!r:.40}, which its list never gives")
