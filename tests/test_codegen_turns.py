@@ -599,11 +599,30 @@ scoring: {parts: {n: n}}
 """
 
 
+ACTIONS_CHOSEN = """            actions: [bump]
+actions:
+  bump:
+    label: choose 1
+    do:
+      - add: {n: 1}
+"""
+
+
+@pytest.mark.parametrize("actions", [False, True])
 @pytest.mark.parametrize("depth,error", [(90, False), (97, True)])
-def test_a_chooses_do_run_at_once_still_stops_effects_nested_too_deep(depth, error):
-    """A `do` that never waits runs without a frame of its own, but where the frames are as deep as they may be,
-    it is pushed, and refused there, as before (a choice of several players applied alone)."""
-    game = Game.new(load_text(DEEP.replace("DEPTH", str(depth)), "deep.yaml"), 2, seed=1)
+def test_effects_run_at_once_still_stop_effects_nested_too_deep(depth, error, actions):
+    """A `do` (or a chosen action's effects) that never waits runs without a frame of its own, but where the
+    frames are as deep as they may be, it is pushed, and refused there, as a pushed block is (a choice of
+    several players applied alone)."""
+    text = DEEP.replace("DEPTH", str(depth))
+    if actions:
+        text = text.replace("""            args: {x: '[1, 2]'}
+            do:
+              - add: {n: 1}
+actions:
+""", ACTIONS_CHOSEN)
+        assert "bump" in text
+    game = Game.new(load_text(text, "deep.yaml"), 2, seed=1)
     game.apply("go")
     game.apply(0)   # P1 chooses
     if error:

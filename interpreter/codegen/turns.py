@@ -249,19 +249,20 @@ def known_arguments(b, action) -> dict:
     """The arguments of an action whose every value is known at load: those chosen from a constant list (a
     domain such as `range(count(row))`, written as a constant of the module), -> its values. An option applied
     here was listed from those domains, so its argument is one of them (emit_expr: a family's member it names
-    needs no check) as long as nothing in its effects names it again (apply_actions checks)."""
+    needs no check) as long as nothing in its effects names it again (apply_actions checks). The action keeps
+    them by argument index (`Action.fixed_domains`): a save's option must hold one of them (engine/saves.py)."""
     from ..expr.compiler import emit_expr
-    out = {}
-    for name, domain in zip(action.arg_names, action.domains):
+    fixed = {}
+    for j, domain in enumerate(action.domains):
         if getattr(domain, "tree", None) is None:
             continue
         src = emit_expr(domain, b.names, b.ns, {"me": "me"})
         value = b.ns.values.get(src) if src.isidentifier() else None
         if type(value) is list and all(type(v) in (int, str) for v in value):
-            out[local_name(name)] = tuple(value)
-            fixed = action.fixed_domains = dict(action.fixed_domains or {})
-            fixed[action.arg_names.index(name)] = tuple(value)
-    return out
+            fixed[j] = tuple(value)
+    if fixed:
+        action.fixed_domains = fixed
+    return {local_name(action.arg_names[j]): values for j, values in fixed.items()}
 
 
 class _Writer:

@@ -3,12 +3,13 @@ every expression in them name-checked; and the choices of actions and `choose` (
 conditions and labels)."""
 from __future__ import annotations
 
-from lark import Tree
+from lark import Token, Tree
 
 from ..effects import BARE, EFFECTS
 from ..engine.choices import Choice, Subset
 from ..errors import did_you_mean
-from ..expr.compiler import ELEMENT, Scope, a_kind, item_kind
+from ..expr.compiler import ELEMENT, Scope, a_kind, emit_expr, item_kind
+from ..expr.emit import Namespace
 from ..expr.parser import argument_of
 from .context import Abort, Context, valid_name
 
@@ -17,6 +18,14 @@ SUBSET_FIELDS = ("pick", "count", "min", "max", "label", "alike")
 
 # What reads a list of values whatever their order: `sum(X.a)`, `min(X.a)`, `max(X.a)`, `count(X.a)`
 ORDERLESS = frozenset({"sum", "min", "max", "count"})
+
+
+def picked_attr(t, name: str, card_attrs: dict) -> str | None:
+    """`X.a`, an attribute printed on the cards, of the picked items `X` (the subset `name`) -> a; else None."""
+    if isinstance(t, Tree) and t.data == "attr" and isinstance(t.children[0], Tree) and t.children[0].data == "name" \
+            and str(t.children[0].children[0]) == name and str(t.children[1]) in card_attrs:
+        return str(t.children[1])
+    return None
 
 
 def values_read(tree, name: str, card_attrs: dict) -> list | None:
@@ -34,10 +43,7 @@ def values_read(tree, name: str, card_attrs: dict) -> list | None:
         return isinstance(t, Tree) and t.data == "name" and str(t.children[0]) == name
 
     def attr_of(t):
-        # `X.a`, a printed attribute of the picked cards -> a; else None
-        if isinstance(t, Tree) and t.data == "attr" and picked(t.children[0]) and str(t.children[1]) in card_attrs:
-            return str(t.children[1])
-        return None
+        return picked_attr(t, name, card_attrs)
 
     def fine(t) -> bool:
         if not isinstance(t, Tree):
@@ -66,19 +72,14 @@ def one_value(tree, name: str, card_attrs: dict):
     if not isinstance(tree, Tree) or tree.data != "compare":
         return None
     left, op, right = tree.children
-    distinct = argument_of(left, "count")
-    attr = argument_of(distinct, "distinct")
-    if not (isinstance(attr, Tree) and attr.data == "attr" and isinstance(attr.children[0], Tree)
-            and attr.children[0].data == "name" and str(attr.children[0].children[0]) == name
-            and str(attr.children[1]) in card_attrs):
-        return None
-    if not (isinstance(right, Tree) and right.data == "int_"):
+    attr = picked_attr(argument_of(argument_of(left, "count"), "distinct"), name, card_attrs)
+    if attr is None or not (isinstance(right, Tree) and right.data == "int_"):
         return None
     bound = (str(op), int(right.children[0]))
     if bound == ("==", 1):
-        return str(attr.children[1]), False
+        return attr, False
     if bound in (("<=", 1), ("<", 2)):
-        return str(attr.children[1]), True
+        return attr, True
     return None
 
 
@@ -91,27 +92,19 @@ def summed(tree, name: str, card_attrs: dict, parameter=lambda name: False):
     if not isinstance(tree, Tree) or tree.data != "compare":
         return None
     left, op, right = tree.children
-    attr = argument_of(left, "sum")
-    if str(op) != "==" or not (
-            isinstance(attr, Tree) and attr.data == "attr" and isinstance(attr.children[0], Tree)
-            and attr.children[0].data == "name" and str(attr.children[0].children[0]) == name
-            and str(attr.children[1]) in card_attrs):
+    attr = picked_attr(argument_of(left, "sum"), name, card_attrs)
+    if str(op) != "==" or attr is None or not isinstance(right, Tree):
         return None
-    if isinstance(right, Tree) and right.data == "int_":
-        return str(attr.children[1]), ("int", int(right.children[0]))
-    if isinstance(right, Tree) and right.data == "name":
-        target = str(right.children[0])
-        if parameter(target):
-            return str(attr.children[1]), ("param", target)
+    if right.data == "int_":
+        return attr, ("int", int(right.children[0]))
+    if right.data == "name" and parameter(str(right.children[0])):
+        return attr, ("param", str(right.children[0]))
     return None
 
 
 def _reads_parameter(fn, name: str, names) -> bool:
     """Whether the bare name `name`, written in the compiled expression fn, reads a parameter (as the compiler
     resolves names there: a local name or anything else called so comes first)."""
-    from ..expr.compiler import emit_expr
-    from ..expr.emit import Namespace
-    from lark import Token
     return emit_expr(fn, names, Namespace(), {}, tree=Tree("name", [Token("NAME", name)])) \
         == f"g.params[{name!r}]"
 

@@ -16,6 +16,11 @@ _ONLY_CARDS = frozenset((Card,))
 _ONLY_INTS = frozenset((int,))
 
 
+def _cards_only(*lists) -> bool:
+    """Whether the lists hold nothing but cards (checked at C speed)."""
+    return all(_ONLY_CARDS.issuperset(map(type, xs)) for xs in lists)
+
+
 class Subset:
     """An argument that is several items of a domain (`{pick: me.hand, count: 3}`), chosen one at a time."""
 
@@ -176,7 +181,7 @@ class Choice:
         of trying every completion, found by counting; None where an item is not a card (the search tells
         what is wrong with it, as before)."""
         table, empty_fine = self.one_value
-        if not _ONLY_CARDS.issuperset(map(type, partial)) or not _ONLY_CARDS.issuperset(map(type, rest)):
+        if not _cards_only(partial, rest):
             return None
         if partial:
             value = table[partial[0]]
@@ -208,7 +213,7 @@ class Choice:
         `_one_value_completes` answers item by item after it (`_completes_after`), found for every item at once
         from the cards left of each value. None where an item is not a card (each asked as before)."""
         table, _ = self.one_value
-        if not _ONLY_CARDS.issuperset(map(type, partial)) or not _ONLY_CARDS.issuperset(map(type, rest)):
+        if not _cards_only(partial, rest):
             return None
         after = len(partial) + 1
         need = max(lo - after, 0)
@@ -244,8 +249,7 @@ class Choice:
         table, (how, target) = self.summed
         if how == "param":
             target = g.params.get(target)
-        if type(target) is not int or not _ONLY_CARDS.issuperset(map(type, partial)) \
-                or not _ONLY_CARDS.issuperset(map(type, rest)):
+        if type(target) is not int or not _cards_only(partial, rest):
             return None
         start = 0
         for x in partial:

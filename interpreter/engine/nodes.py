@@ -334,14 +334,16 @@ class Choose(Node):
         i, args = option
         if i < 0:
             return
+        # effects that ask no decision run at once, without a frame (one chooser, or the only choice of several
+        # that does something: nothing else is pushed first); where the frames are as deep as they may be,
+        # pushed, which refuses them
+        at_once = (shared or alone) and len(vm.state.stack) < MAX_STACK
         if self.actions is not None:
             action = self.actions[i]
             inner = {"me": player}
             inner.update(zip(action.all_names, args))
             if action.block is not None:
-                if action.direct is not None and (shared or alone):
-                    # effects that ask no decision run at once (one chooser, or the only choice of several
-                    # that does something: nothing else is pushed first)
+                if action.direct is not None and at_once:
                     vm.run_segment(action.direct, inner, action.direct.end)
                 else:
                     vm.push(action.block, inner)
@@ -355,9 +357,7 @@ class Choose(Node):
         else:
             target = dict(env, me=player)
             target.update(zip(self.choice.all_names, args))
-        if self.direct is not None and (shared or alone) and len(vm.state.stack) < MAX_STACK:
-            # a `do` that never waits, run at once as an action's is (nothing else is pushed first; too deep,
-            # pushed, which tells it)
+        if self.direct is not None and at_once:   # a `do` that never waits, as an action's effects above
             vm.run_segment(self.direct, target, self.direct.end)
         elif self.body is not None:
             vm.push(self.body, target)

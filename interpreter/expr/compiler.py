@@ -183,14 +183,7 @@ def emit_quantifier(fn, names: Names, ns: Namespace, py: dict, subst=None):
     and called, which costs more than the tests of a short list); else None. Emitted as `emit_expr` would."""
     if getattr(fn, "constant", None) is not None or fn.zone:
         return None
-    scope = fn.scope
-    if not names.calling:
-        names.expanded = 0
-    compiler = _Compiler(names, fn.text, ns)
-    compiler.subst = subst or {}
-    compiler.tally = None
-    compiler.skip = None
-    src, _ = compiler.compile(fn.tree, Scope(scope.locals, scope.it, {**scope.py, **py}, "it", None))
+    compiler, src, _ = _emit(fn, names, ns, py, "it", subst, None, None, None, None)
     return compiler.quantified.get(src)
 
 
@@ -212,6 +205,12 @@ def emit_expr(fn, names: Names, ns: Namespace, py: dict, it_var: str = "it", sub
         value = fn.constant[0]
         src = repr(value) if type(value) in (int, bool) else ns.const(value)
         return (src, fn.kind) if with_kind else src
+    _, src, kind = _emit(fn, names, ns, py, it_var, subst, tree, other, tally, known)
+    return (src, kind) if with_kind else src
+
+
+def _emit(fn, names, ns, py, it_var, subst, tree, other, tally, known):
+    """emit_expr's work: (the compiler that wrote it, the source, its kind)."""
     scope = fn.scope
     if not names.calling:
         names.expanded = 0
@@ -223,10 +222,9 @@ def emit_expr(fn, names: Names, ns: Namespace, py: dict, it_var: str = "it", sub
     target = fn.tree if tree is None else tree
     compiler.skip = id(tree) if tree is not None else None
     if fn.zone and tree is None:
-        src, kind = compiler.zone_ref(target, inner), "zone"
-    else:
-        src, kind = compiler.compile(target, inner)
-    return (src, kind) if with_kind else src
+        return compiler, compiler.zone_ref(target, inner), "zone"
+    src, kind = compiler.compile(target, inner)
+    return compiler, src, kind
 
 
 def kind_of_values(values) -> str:

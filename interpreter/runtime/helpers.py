@@ -133,7 +133,6 @@ def join_groups(g, a, b):
     return X.plus(g, a, b)
 
 
-
 def too_large_number(v):
     raise too_large(v)
 
