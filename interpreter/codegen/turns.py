@@ -165,8 +165,9 @@ def asked_together(b, step, listed) -> None:
     """The options of every chooser of a step of several players listed from the same state (in the order
     `players` gives them; a chooser with none is left out), its hold frame pushed and the first chooser asked,
     as Choose.run does; the statements return there, else (nobody has an option) go on."""
+    from ..expr.compiler import emit_expr
     lines, sid = b.lines, int(step.id)
-    if getattr(step.players, "source", "").rstrip().endswith("\n    return g.players"):
+    if getattr(step.players, "tree", None) is not None and emit_expr(step.players, b.names, b.ns, {}) == "g.players":
         who = "g.players"   # `players`: every player of the game, in seat order, nothing to check
     else:
         who = f"N_as_players(g, {b.ns.const(step.players, 'K_players')}(g, e, None), 'choosers')"
