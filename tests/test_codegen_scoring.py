@@ -402,3 +402,98 @@ def test_end_conditions_any_and_all_written_as_loops_stop_where_the_generators_s
                     one_by_one(g, env)
                 assert str(generated.value) == str(expected.value)
     assert outcomes == {-1, 0, 1, 2, "error"}
+
+
+# count(xs where it OP value): counted in C (runtime/helpers.py, count_compared) where the value reads no item
+# and cannot fail; the same test written `(it OP value) or false` is left as a filter: the reference
+COMPARED = [
+    ("me.hand.value", ">=", "3"), ("me.hand.value", ">", "-1"), ("me.hand.value", "<", "5"),
+    ("me.hand.value", "<=", "0"), ("me.hand.value", "==", "2"), ("me.hand.value", "!=", "2"),
+    ("me.bank.value", ">", "1"),                                # empty at the start
+    ("counts(me.hand.value)", ">=", "1"),
+    ("me.hand.value + [0, 9]", "<", "4"),
+    ('me.hand.value + ["a"]', ">=", "2"),                       # fails at the text, as the filter does
+    ("me.hand.value", ">=", '"x"'),                             # fails at the first card (none: no error)
+    ("count(distinct(me.hand.value)) + count(counts(me.hand.value)", ">=", "2"),   # counted once: see below
+]
+
+
+@pytest.mark.parametrize("items,op,value", COMPARED)
+def test_a_count_of_items_compared_with_a_value_is_the_filters_count(items, op, value):
+    """`count(xs where it OP value)` is counted without making the list when the value reads no item and cannot
+    fail: at every position of seeded games, the same number, the same work, the same error (or none), and with
+    any smaller budget the same failure at the same point as the filter it stands for."""
+    if items.startswith("count(distinct"):
+        fused, plain = (f"{items} where it {op} {value})", f"{items} where (it {op} {value}) or false)")
+    else:
+        fused, plain = (f"count({items} where it {op} {value})", f"count({items} where (it {op} {value}) or false)")
+    rules, _ = bank(fused, "0")
+    reference, _ = bank(plain, "0")
+    body = rules.generated.source.split("def V_evaluate")[1].split("def V_parts")[0]
+    assert ("R_counts_compared(" if "distinct" in items else "R_count_compared(") in body
+    assert "compared(" not in reference.generated.source.split("def V_evaluate")[1].split("def V_parts")[0]
+
+    def run(r, g, p):
+        try:
+            return charged(r.evaluation, g, p), None
+        except GameError as exc:
+            return 500_000 - g.work, str(exc).replace(plain, fused)
+    seen = errors = 0
+    for seed in (1, 2, 3):
+        for g in positions(rules, 2, seed, 12, 1):
+            for p in g.players:
+                got, want = run(rules, g, p), run(reference, g, p)
+                assert got == want
+                errors += got[1] is not None
+                cost = got[0][1] if got[1] is None else 0
+                for left in range(cost):
+                    g.work = left
+                    with pytest.raises(GameError) as a:
+                        rules.evaluation(g, p)
+                    after, g.work = g.work, left
+                    with pytest.raises(GameError) as b:
+                        reference.evaluation(g, p)
+                    assert (g.work, str(a.value)) == (after, str(b.value).replace(plain, fused))
+                seen += 1
+    assert seen > 20
+    assert (errors > 0) is ('"' in items + value and "bank" not in items)
+
+
+def test_groups_walked_pay_as_groups_then_their_walk():
+    """`R_groups_of(g, items, table, True)` (groups walked over: a domain, a `where`) pays the items, then the
+    groups, as R_walk of R_groups_of does: the same groups, the same work, and at every smaller budget the same
+    error with the same budget left."""
+    from interpreter.runtime import helpers as H
+
+    class Budget:
+        work = 0
+    table = [c % 3 for c in range(12)]
+    for items in ([], [4], [0, 3, 6], [1, 2, 3, 4, 5], list(range(12)), [5, 5, 2]):
+        one, two = Budget(), Budget()
+        one.work = two.work = 100
+        assert H.groups_of(one, items, table, True) == H.walk(two, H.groups_of(two, items, table))
+        assert one.work == two.work
+        for left in range(100 - one.work):
+            one.work = two.work = left
+            with pytest.raises(GameError):
+                H.groups_of(one, items, table, True)
+            with pytest.raises(GameError):
+                H.walk(two, H.groups_of(two, items, table))
+            assert one.work == two.work
+
+
+def test_a_where_over_groups_reads_each_groups_first_card_without_a_check():
+    """The items of `groups(...) where ...` are groups: `first(it).value` reads the table at it[0], and the count
+    is the one worked out from the cards directly (their labels, "coin 5")."""
+    rules, _ = bank("count(groups(me.hand + me.bank, value) where first(it).value >= 3 and last(it).value < 7)", "0")
+    body = rules.generated.source.split("def V_evaluate")[1].split("def V_parts")[0]
+    assert "is not None else None" not in body and "R_groups_of(" in body
+    seen = 0
+    for seed in (1, 2):
+        for g in positions(rules, 2, seed, 12, 1):
+            for p in g.players:
+                cards = g.zones[rules.zone_slot("hand", 2, p)] + g.zones[rules.zone_slot("bank", 2, p)]
+                values = {int(rules.card_labels[c].split()[-1]) for c in cards}
+                assert rules.evaluation(g, p) == sum(3 <= v < 7 for v in values)
+                seen += 1
+    assert seen > 10

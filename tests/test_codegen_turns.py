@@ -632,3 +632,85 @@ actions:
     else:
         game.apply("pass")
         assert game.state.vars["n"] == 1
+
+
+SETS = """
+name: sets
+players: {min: 2, max: 2}
+components:
+  card:
+    label: "{colour} {rank}"
+    in: deck
+    cards:
+      - {each: {colour: [red, blue, green], rank: [1, 2, 3]}}
+zones:
+  deck: {visibility: count}
+  hand: {per_player: true, visibility: owner}
+  table: {per_player: true}
+variables:
+  top: {value: 0}
+setup:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 4}
+actions:
+  lay:
+    args: {kind: 'groups(me.hand, colour)'}
+    if: first(kind).rank >= 1 and last(kind).rank > 0
+    label: "lay {count(kind)} {first(kind).colour}"
+    do:
+      - move: {cards: kind, from: me.hand, to: me.table}
+      - set: {top: first(kind).rank}
+flow:
+  ends: [{when: count(me.hand) == 0}]
+  round: {turn: {steps: [lay]}}
+scoring:
+  parts:
+    laid: count(me.table)
+"""
+
+
+def test_an_argument_chosen_from_groups_reads_its_first_card_without_a_check():
+    """An option's argument chosen from `groups(...)` holds a group (never empty, no item missing): its listing's
+    condition and its applier read `first(kind).rank` as the table's value of set[0], and the games play as
+    the engine plays them, to the same end."""
+    rules = load_text(SETS, "sets.yaml")
+    source = rules.generated.source
+    listing = source.split("def S_lay")[1].split("\ndef ")[0]
+    applier = source.split("def A_lay")[1].split("\ndef ")[0]
+    for part in (listing, applier):
+        assert "[kind[0]]" in part and "is not None else None" not in part
+    assert "[kind[-1]]" in listing
+    for seed in range(6):
+        game = Game.new(rules, 2, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            game.apply(rng.randrange(game.option_count()))
+            assert game.state.vars["top"] in (1, 2, 3)
+        assert [e for e in entries(game) if "lay" in str(e)]
+
+
+def test_a_group_named_again_inside_its_effects_is_checked_there():
+    """A `let` inside the action that binds the name again to cards (none here: no rank is past 3) holds no group
+    there: the applier is written with `first(kind)` checked (none, for an empty list), and the game plays on."""
+    rules = load_text(SETS.replace("      - set: {top: first(kind).rank}",
+                                   "      - let: {kind: me.hand where rank > 3}\n      - set: {top: first(kind).rank}"),
+                      "sets.yaml")
+    applier = rules.generated.source.split("def A_lay")[1].split("\ndef ")[0]
+    assert "(A_rank[kind[0]] if kind and kind[0] is not None else None)" in applier
+    game = Game.new(rules, 2, seed=1)
+    game.apply(0)
+    assert game.state.vars["top"] is None
+
+
+@pytest.mark.parametrize("bad", [[], [None], "red", [{"$card": 0}, None]])
+def test_a_save_whose_option_holds_no_group_where_groups_are_listed_is_refused(bad):
+    """The applier reads a group's first card unchecked, so a save whose pending option holds anything but a
+    non-empty list of items there is refused as damaged when it loads."""
+    rules = load_text(SETS, "sets.yaml")
+    game = Game.new(rules, 2, seed=1)
+    data = json.loads(json.dumps(game.to_json()))
+    Game.from_json(rules, data)   # as saved: fine
+    data["state"]["pending"][2][0][1][0] = bad
+    with pytest.raises(GameError) as info:
+        Game.from_json(rules, data)
+    assert "the saved game is damaged: an option's 'kind' is" in str(info.value)

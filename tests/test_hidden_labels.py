@@ -124,7 +124,7 @@ def test_bots_take_a_hidden_card_by_its_place(spec):
 
 def test_mcts_keys_a_hidden_card_by_its_place():
     game = guess()
-    agent = make_agent("mcts:iterations=20", 1)
+    agent = make_agent("mcts:iterations=20:cap=0", 1)   # no CPU cap: a pause of the worker cannot cut it to one
     agent.choose(Request(game, 0))
     slot = game.rs.zone_slot("hand", 2, 1)
     assert sorted(key[3] for key in agent.tree.children) == [((slot, 0),), ((slot, 1),)]

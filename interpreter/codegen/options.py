@@ -269,7 +269,7 @@ def emit_listing(builder, choice, when, index, shared=None, repeated=frozenset()
     into cells of the whole function, one per text, so that a part written alike in several actions is
     computed once (text, or a tally's key -> Shared; the cells and their functions are made at the function's
     start)."""
-    from ..expr.compiler import emit_expr, walked, walked_source
+    from ..expr.compiler import GROUP, emit_expr, is_groups_call, walked, walked_source
     lines, ns, names = builder.lines, builder.ns, builder.names
     node = lines.node   # whose error a line is that evaluates more than one expression (the step's, or none)
 
@@ -292,6 +292,10 @@ def emit_listing(builder, choice, when, index, shared=None, repeated=frozenset()
 
     args = choice.arg_names
     variables = [local_name(a) for a in args]
+    # an argument chosen from groups(xs, attr) holds a group wherever it is read (emit_expr's `known`)
+    every = {"me": "me", **dict(zip(args, variables))}
+    known = {var: GROUP for var, fn in zip(variables, choice.domains)
+             if getattr(fn, "tree", None) is not None and is_groups_call(emit_expr(fn, names, ns, every))}
     arg_level = {a: i + 1 for i, a in enumerate(args)}
     depth = 0
     start = lines.mark()
@@ -337,7 +341,7 @@ def emit_listing(builder, choice, when, index, shared=None, repeated=frozenset()
         return found.read
 
     def emit(fn, py):
-        return emit_expr(fn, names, ns, py, subst=subst, tally=tally)
+        return emit_expr(fn, names, ns, py, subst=subst, tally=tally, known=known)
 
     def share(fn, tree, py):
         """A part that reads no argument, in a cell of the step's function that every action reads (made
@@ -385,18 +389,20 @@ def emit_listing(builder, choice, when, index, shared=None, repeated=frozenset()
             add(fn, f"{var} = {src}")
             names_of.append(var)
             kept.append(kept_domain(var, src))
-        lines.add(f"R_product(g, {too_many}, {', '.join(names_of)})")
+        paid = f"R_product(g, {too_many}, {', '.join(names_of)})"   # -> how many combinations
         if choice.cond is None:
             # every combination, in the same order as the nested loops, made by itertools in C
             every = f"R_cartesian({', '.join(names_of)})"
             if index is None:
+                lines.add(paid)
                 lines.add(f"out += {every}")
             else:   # a step's: past a few options, made on demand (runtime/listing.py), an option when read
                 n = ns.fresh("n")
-                lines.add(f"{n} = {' * '.join(f'len({v})' for v in names_of)}")
+                lines.add(f"{n} = {paid}")
                 on_demand(lines, index, kept, n, f"[({index}, _args) for _args in {every}]")
             lines.depth -= depth
             return
+        lines.add(paid)
         py = {**py, **dict(zip(args, variables))}
         comprehension(row, [(None, f"for {var} in {d}") for var, d in zip(variables, names_of)]
                       + [(choice.cond, f"if {emit(choice.cond, py)}")])
@@ -407,7 +413,8 @@ def emit_listing(builder, choice, when, index, shared=None, repeated=frozenset()
             subst[id(tree)] = share(fn, tree, py)
             add(fn, f"{var} = {subst[id(tree)][0]}")
             continue
-        src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True, tally=tally)
+        src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True, tally=tally,
+                              known=known)
         subst[id(tree)] = (var, kind)
         add(fn, f"{var} = {src}")
     if not fills:
@@ -444,7 +451,8 @@ def emit_listing(builder, choice, when, index, shared=None, repeated=frozenset()
             if shared is not None and var in level0 and costly(tree):
                 subst[id(tree)] = share(fn, tree, py)
                 continue
-            src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True, tally=tally)
+            src, kind = emit_expr(fn, names, ns, py, subst=subst, tree=tree, with_kind=True, tally=tally,
+                                  known=known)
             if lazy:   # computed where the expression gets to it, once (see the module's docstring)
                 subst[id(tree)] = (read_on_demand(var), kind)
                 fillers.append((filler(var, src), placed(fn)))

@@ -147,8 +147,9 @@ def asked(lines, step, listed) -> None:
     """The step's options listed for the current player and, when there are any, its decision made pending as
     vm.ask makes it (vm.ask words the error of too many); the statements return true there, else go on."""
     lines.add(f"_o = {listed[id(step)]}(g, e, g.current)")
-    lines.add("if _o:")
-    lines.add("    if len(_o) > R_MAX_OPTIONS:")
+    lines.add("_k = len(_o)   # read once: options made on demand count in Python (runtime/listing.py)")
+    lines.add("if _k:")
+    lines.add("    if _k > R_MAX_OPTIONS:")
     lines.add(f"        return vm.ask({int(step.id)}, g.current, _o)")
     lines.add(f"    g.pending = ({int(step.id)}, g.current, _o)")
     lines.add("    return True")
@@ -247,23 +248,30 @@ def apply_actions(b, fuser, step, whole, tails=None) -> None:
 
 
 def known_arguments(b, action) -> dict:
-    """The arguments of an action whose every value is known at load: those chosen from a constant list (a
-    domain such as `range(count(row))`, written as a constant of the module), -> its values. An option applied
-    here was listed from those domains, so its argument is one of them (emit_expr: a family's member it names
-    needs no check) as long as nothing in its effects names it again (apply_actions checks). The action keeps
-    them by argument index (`Action.fixed_domains`): a save's option must hold one of them (engine/saves.py)."""
-    from ..expr.compiler import emit_expr
-    fixed = {}
+    """What is known at load of the values of an action's arguments: for one chosen from a constant list (a
+    domain such as `range(count(row))`, written as a constant of the module), its values; for one chosen
+    from `groups(xs, attr)` (R_groups_of), that it is a group (GROUP: never empty, no item None). An option
+    applied here was listed from those domains, so its argument is one of them (emit_expr: a family's member
+    it names needs no check, nor `first(it).attr`) as long as nothing in its effects names it again
+    (apply_actions checks). The action keeps them by argument index (`Action.fixed_domains`,
+    `Action.grouped`): a save's option must hold one of them (engine/saves.py)."""
+    from ..expr.compiler import GROUP, emit_expr, is_groups_call
+    fixed, known = {}, {}
     for j, domain in enumerate(action.domains):
         if getattr(domain, "tree", None) is None:
             continue
         src = emit_expr(domain, b.names, b.ns, {"me": "me"})
         value = b.ns.values.get(src) if src.isidentifier() else None
         if type(value) is list and all(type(v) in (int, str) for v in value):
-            fixed[j] = tuple(value)
+            fixed[j] = known[local_name(action.arg_names[j])] = tuple(value)
+        elif is_groups_call(src):
+            known[local_name(action.arg_names[j])] = GROUP
     if fixed:
         action.fixed_domains = fixed
-    return {local_name(action.arg_names[j]): values for j, values in fixed.items()}
+    grouped = tuple(j for j, name in enumerate(action.arg_names) if known.get(local_name(name)) is GROUP)
+    if grouped:
+        action.grouped = grouped
+    return known
 
 
 class _Writer:

@@ -405,6 +405,9 @@ class Action(Choice):
     # argument index -> the values of its domain, where that is a list known at load (codegen/turns.py,
     # known_arguments): a saved option must hold one of them (engine/saves.py)
     fixed_domains = None
+    # the indexes of the arguments chosen from groups(xs, attr) (known_arguments too): a saved option's value
+    # there must be a group, a non-empty list with no item missing (engine/saves.py)
+    grouped = ()
 
     def __init__(self, name, arg_names, domains, cond, label, when, block, text, subsets=(), final=None):
         super().__init__(name, arg_names, domains, cond, label, subsets, final)

@@ -273,11 +273,11 @@ def _option(node, opt) -> None:
     if node.actions is not None:
         _int(i, "an option's action", 0, len(node.actions) - 1)
         names = node.actions[i].arg_names
-        fixed = node.actions[i].fixed_domains
+        fixed, grouped = node.actions[i].fixed_domains, node.actions[i].grouped
     else:
         _int(i, "an option", 0, 0)
         names = node.choice.arg_names
-        fixed = None
+        fixed, grouped = None, ()
     if len(args) != len(names):
         raise damaged(f"an option has {len(args)} values where {len(names)} are taken")
     # an argument chosen from a list known at load holds one of its values (generated code relies on it: a
@@ -285,3 +285,7 @@ def _option(node, opt) -> None:
     for j, values in (fixed or {}).items():
         if not any(type(args[j]) is type(v) and args[j] == v for v in values):
             raise damaged(f"an option's '{names[j]}' is {args[j]!r:.40}, which its list never gives")
+    # an argument chosen from groups(xs, attr) is one group: generated code reads its first item unchecked
+    for j in grouped:
+        if type(args[j]) is not list or not args[j] or None in args[j]:
+            raise damaged(f"an option's '{names[j]}' is {args[j]!r:.40}, which is not a group of items")

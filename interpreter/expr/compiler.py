@@ -6,6 +6,7 @@ source into one function; code generation (interpreter/codegen) emits the same t
 larger generated functions, with local names as Python variables (see `emit_expr`)."""
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field
 
@@ -197,7 +198,8 @@ def emit_expr(fn, names: Names, ns: Namespace, py: dict, it_var: str = "it", sub
     changes while they run): (a part of `subst`, an attribute's table) -> the source of the part's values
     counted by that table, computed once, or None (see _Compiler._tallied_count). `known`: Python variables
     whose every possible value is known at load (an applied option's argument chosen from a constant list),
-    -> those values: an index of a family that every one of them names is used without a check.
+    -> those values as a tuple: an index of a family that every one of them names is used without a check;
+    or -> GROUP, a variable holding one of the groups R_groups_of made (an argument chosen from them).
 
     The tree was checked when it was first compiled: emitting it again runs the same checks, which
     pass."""
@@ -297,8 +299,43 @@ def walked_source(src: str) -> str:
     return src
 
 
+class _Group:
+    """What `known` (see emit_expr) holds for a Python variable whose every value is one group of
+    `groups(xs, attr)` written as R_groups_of: a non-empty list, no item of which is None (each was looked up
+    in an attribute's table, which takes no None). `first(v).attr` and `last(v).attr` of it need no check."""
+
+    def __repr__(self) -> str:
+        return "GROUP"
+
+
+GROUP = _Group()
+
+
+def _call_of(node, name: str):
+    """The node when it is a call of the function `name`, else None."""
+    return node if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name else None
+
+
+def _groups_call(src: str):
+    """The call of R_groups_of that generated source is (walked or not), else None."""
+    try:
+        node = ast.parse(src, mode="eval").body
+    except SyntaxError:
+        return None
+    walk = _call_of(node, "R_walk")
+    return _call_of(walk.args[1] if walk is not None and len(walk.args) == 2 else node, "R_groups_of")
+
+
+def is_groups_call(src: str) -> bool:
+    """Whether generated source is one call of R_groups_of (walked or not): its values are groups (GROUP)."""
+    return _groups_call(src) is not None
+
+
 def walked(src: str) -> str:
-    """The source of a list walked over, paid for by its length from the step's budget (runtime/budget.py)."""
+    """The source of a list walked over, paid for by its length from the step's budget (runtime/budget.py);
+    groups made by R_groups_of pay their walk there, in the same order, without a call more."""
+    if src.startswith("R_groups_of(g, ") and len(getattr(_groups_call(src), "args", ())) == 3:
+        return f"{src[:-1]}, True)"
     return f"R_walk(g, {walked_source(src)})"
 
 
@@ -342,6 +379,11 @@ def capped(src: str, ns) -> str:
 # the cards of a zone read without computing anything: a shared zone, or a player's of `me` or of the current player
 ZONE_READ = re.compile(r"g\.zones\[(\d+|g\.zbase\[\d+\] \+ (me|g\.current))\]")
 _MEMBERS = re.compile(r"g\.zones\[(\d+):(\d+)\]")   # the source of a family of a fixed size (see _members)
+# the source of `xs where it OP value` whose value reads no item and cannot fail (a number, a parameter, a
+# variable of the game, a name): counted by R_count_compared (see call)
+_COUNT_VALUES = re.compile(r"R_count_values\(g, (\w+, len\(\w+\))\)")   # counts(...) of cards counted once
+_COMPARED = re.compile(r"\[(?P<x>_x\d+) for (?P=x) in R_walk\(g, (?P<xs>.+)\) if \((?P=x) (?P<op><=|>=|<|>|==|!=) "
+                       r"(?P<value>-?\d+|\(-\d+\)|[A-Za-z_]\w*|g\.(?:params|vars)\['\w+'\])\)\]")
 # the source of `cards.attr` (see attr)
 _ATTRS = re.compile(r"\[(?P<table>A_\w+)\[(?P<item>_c\d+)\] for (?P=item) in R_walk\(g, (?P<cards>.+)\)\]")
 _END_OF = re.compile(r"F_(first|last)\((.+)\)")   # the source of first(xs) or last(xs)
@@ -514,6 +556,8 @@ class _Compiler:
                 if end is not None and simple(end[2]) and not end[2].isdigit():
                     # first(xs).attr of a list in a variable: no call for the card nor for its attribute
                     xs, i = end[2], "0" if end[1] == "first" else "-1"
+                    if self.known.get(xs) is GROUP:
+                        return f"{table}[{xs}[{i}]]", "value"   # a group: never empty, no item None
                     return f"({table}[{xs}[{i}]] if {xs} and {xs}[{i}] is not None else None)", "value"
                 return f"R_attr1({table}, {base})", "value"
             if kind == "cards":
@@ -608,7 +652,7 @@ class _Compiler:
             slow = f"R_keyed({table}, {name}, {shown}, {idx})"
             types = {type(k) for k in z.keys}
             known = self.known.get(idx)
-            if known is not None and len(types) == 1 and types <= {int, str} \
+            if type(known) is tuple and len(types) == 1 and types <= {int, str} \
                     and all(type(v) in types and v in z.keys for v in known):
                 return f"{table}[{idx}]"   # a key whatever it holds (an option's argument from `keys(stall)`)
             if simple(idx) and len(types) == 1 and types <= {int, str}:
@@ -617,7 +661,7 @@ class _Compiler:
             return slow
         size = self._size(z)
         known = self.known.get(idx)
-        if known is not None and size.isdigit() and all(type(v) is int and 0 <= v < int(size) for v in known):
+        if type(known) is tuple and size.isdigit() and all(type(v) is int and 0 <= v < int(size) for v in known):
             return idx   # a member number whatever it holds (an option's argument from `range(count(row))`)
         if simple(idx):
             return f"({idx} if type({idx}) is int and 0 <= {idx} < {size} else R_numbered({name}, {size}, {idx}))"
@@ -765,6 +809,8 @@ class _Compiler:
         if id(t.children[0]) in self.numbers:
             self.numbers.add(id(t))   # some of a list of numbers
         item = self.ns.fresh("x")
+        if is_groups_call(src):
+            self.known = {**self.known, item: GROUP}   # each item a group (a fresh name: nothing else reads it)
         inner = Scope(s.locals, self._item_kind(t.children[0], kind), s.py, item, s.other)
         fused = self._fused_test(t.children[1], inner)
         if fused is not None:
@@ -987,6 +1033,15 @@ class _Compiler:
                 return f"W_count_distinct(g, {joined[len('W_distinct(g, '):-1]})"   # how many differ: no order needed
             if fn.name == "count" and joined.startswith("R_distinct_of(g, ") and joined.endswith(")"):
                 return f"R_count_distinct_of(g, {joined[len('R_distinct_of(g, '):-1]})"
+            compared = _COMPARED.fullmatch(joined) if fn.name == "count" else None
+            if compared is not None and compared["value"] != compared["x"]:
+                # how many items compare so with a value read once (it cannot fail, so reading it before the
+                # walk changes nothing): the items compared in C, without a list of them
+                op, value = repr(compared["op"]), compared["value"]
+                counts = _COUNT_VALUES.fullmatch(compared["xs"])
+                if counts is not None:   # of the counts of cards counted once (codegen/scoring.py, shared_lists)
+                    return f"R_counts_compared(g, {counts[1]}, {op}, {value})"
+                return f"R_count_compared(g, {compared['xs']}, {op}, {value})"
             return f"len({joined})" if fn.name == "count" else f"{impl}({joined})"
         (_, src), (how, per) = args
         if how == "key":

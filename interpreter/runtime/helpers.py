@@ -6,6 +6,9 @@ author text.
 """
 from __future__ import annotations
 
+import operator
+from itertools import repeat
+
 from ..errors import GameError
 from . import operators as X
 from .budget import MAX_LIST, MAX_NUMBER, MAX_STEP_ITEMS, ONLY_LISTS, over_items, spend, too_large
@@ -45,9 +48,10 @@ def combos(g, xs, message):
     return xs
 
 
-def product(g, message, *domains):
+def product(g, message, *domains) -> int:
     """The domains of a choice whose arguments are independent: their product is the work of listing it
-    (refused as too many combinations past MAX_STEP_ITEMS, as engine/choices.py refuses it)."""
+    (refused as too many combinations past MAX_STEP_ITEMS, as engine/choices.py refuses it). -> how many
+    combinations they make."""
     total = 1
     for xs in domains:
         total *= len(xs)
@@ -57,6 +61,7 @@ def product(g, message, *domains):
     g.work = w
     if w < 0:
         raise over_items()
+    return total
 
 
 def made(g, v):
@@ -357,26 +362,54 @@ def counted(cards, table) -> dict:
     return out
 
 
-def _pay_twice(g, n: int) -> None:
-    """A walk over n cards and one over their n values, paid as count_distinct_of and counts_of pay them."""
+# The helpers below pay a walk over n cards and one over their n values, as count_distinct_of and counts_of
+# pay them (each walk checked, so that the budget left where it runs out is theirs), written out: a call
+# more costs what the payment does.
+
+def distinct_size(g, counts: dict, n: int) -> int:
+    """count(distinct(cards.attr)) from the cards' counts by value, paid as count_distinct_of is."""
     g.work = w = g.work - n
     if w < 0:
         raise over_items()
     g.work = w = w - n
     if w < 0:
         raise over_items()
-
-
-def distinct_size(g, counts: dict, n: int) -> int:
-    """count(distinct(cards.attr)) from the cards' counts by value, paid as count_distinct_of is."""
-    _pay_twice(g, n)
     return len(counts)
 
 
 def count_values(g, counts: dict, n: int) -> list:
     """counts(cards.attr) from the cards' counts by value, paid as counts_of is."""
-    _pay_twice(g, n)
+    g.work = w = g.work - n
+    if w < 0:
+        raise over_items()
+    g.work = w = w - n
+    if w < 0:
+        raise over_items()
     return list(counts.values())
+
+
+_TESTS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne}
+
+
+def count_compared(g, xs, op: str, value) -> int:
+    """count(xs where it OP value) for a value that reads no item and cannot fail (expr/compiler.py writes
+    it only then): the walk paid, as the filter pays it, then every item compared in C (each comparison
+    of the language's values gives a bool, or fails as the filter's would, at the same item)."""
+    w = g.work - len(xs)
+    g.work = w
+    if w < 0:
+        raise over_items()
+    return sum(map(_TESTS[op], xs, repeat(value)))
+
+
+def counts_compared(g, counts: dict, n: int, op: str, value) -> int:
+    """count(counts(cards.attr) where it OP value) from the cards' counts by value: paid as counts_of and the
+    filter's walk pay it (count_values, count_compared), without the list of the counts."""
+    values = count_values(g, counts, n)
+    g.work = w = g.work - len(values)
+    if w < 0:
+        raise over_items()
+    return sum(map(_TESTS[op], values, repeat(value)))
 
 
 def tally(g, xs, table) -> dict:
@@ -408,9 +441,10 @@ def any_ne(items, table, value) -> bool:
     return False
 
 
-def groups_of(g, items, table):
+def groups_of(g, items, table, walked: bool = False):
     """groups(items, attr): the items split into lists by a card attribute's value, in first-seen order; the
-    walk over the items paid for (as R_walk would, in the same call)."""
+    walk over the items paid for (as R_walk would, in the same call), and with `walked` the walk over the
+    groups made (a domain of options, a `where`: expr/compiler.py, walked)."""
     w = g.work - len(items)
     g.work = w
     if w < 0:
@@ -418,7 +452,12 @@ def groups_of(g, items, table):
     groups = {}
     for x in items:
         groups.setdefault(table[x], []).append(x)
-    return list(groups.values())
+    out = list(groups.values())
+    if walked:
+        g.work = w = w - len(out)
+        if w < 0:
+            raise over_items()
+    return out
 
 
 def _leading(items, table, value, equal: bool) -> int:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 
 
+_new = object.__new__
 SMALL = 12   # a product of at most this many options is listed whole (measured: 8 made on demand cost more)
 
 
@@ -135,9 +136,12 @@ def lazy(out, tag: int, domains: tuple, size: int):
     arguments are the independent `domains` (lists, already walked and paid for, that nothing will change:
     see the module's docstring; `size`, the product of their lengths, more than SMALL: generated code lists
     fewer as a list), made on demand."""
-    part = Product(tag, domains, size)
+    part = _new(Product)   # made without calling __init__: a step's listing makes one per decision
+    part.tag, part.domains, part.size = tag, domains, size
     if not out:
-        return Listing([part], size, part)
+        listing = _new(Listing)
+        listing.parts, listing.size, listing.single = [part], size, part
+        return listing
     if type(out) is list:
         return Listing([out, part], len(out) + size)
     out.parts.append(part)

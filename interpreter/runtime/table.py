@@ -38,7 +38,8 @@ GLOBALS = {
     "R_cartesian": itertools.product, "R_distinct_of": H.distinct_of, "R_count_distinct_of": H.count_distinct_of, "R_distinct_reach": H.distinct_reach, "R_sum_of": H.sum_of, "R_tally": H.tally,
     "R_counts_of": H.counts_of, "R_MAX_OPTIONS": MAX_OPTIONS, "R_MAX_STACK": MAX_STACK, "R_NO": NOT_COMPUTED,
     "R_lazy": lazy, "R_SMALL": SMALL, "R_counted": H.counted, "R_distinct_size": H.distinct_size,
-    "R_count_values": H.count_values,
+    "R_count_values": H.count_values, "R_count_compared": H.count_compared,
+    "R_counts_compared": H.counts_compared,
     # the values of players
     "N_as_player": as_player, "N_as_players": as_players, "R_Player": Player,
 }
