@@ -15,7 +15,8 @@ bundled rulesets.
 With --compare, this checkout and the other are imported side by side in one process (as bench_ab.py
 does), both read this checkout's ruleset files (a variant's bundled base too), and each ruleset's
 workload is run for both in turn, round by round; the table adds the median (lowest-highest) of the
-per-round ratios this / other, "—" where the other checkout cannot load or play the ruleset.
+per-round ratios this / other, "—" where the other checkout cannot load or play the ruleset, and the last
+line the median of the per-ruleset ratios over every ruleset both ran and over the bundled ones alone.
 Prints a Markdown table, to paste into benchmarks/README.md.
 """
 from __future__ import annotations
@@ -121,6 +122,7 @@ def main():
     load_before = " ".join(f"{x:.1f}" for x in os.getloadavg())
     began = time.perf_counter()
     rows, bundled_us, ratios = [], [], {"play": [], "clone": []}
+    bundled_play = []   # the per-decision ratios of the bundled rulesets alone (the patterns left out)
     for name, path, is_bundled in rulesets([x for x in args.only.split(",") if x]):
         rules = importlib.import_module(this).load(str(path))
         players = 3 if rules.min_players <= 3 <= rules.max_players else rules.min_players
@@ -142,6 +144,8 @@ def main():
             for kind, mark in (("play", " ‡" if other["counts"] != mine["counts"] else ""), ("clone", "")):
                 value, text = paired(mine[kind], other[kind])
                 ratios[kind].append(value)
+                if kind == "play" and is_bundled:
+                    bundled_play.append(value)
                 row += [f"{statistics.median(mine[kind]):.1f} / {statistics.median(other[kind]):.1f}", text + mark]
         rows.append(row)
     header = ["ruleset@players", "decisions/game (median)", "finished"]
@@ -164,6 +168,9 @@ def main():
                     f"x{statistics.median(play):.3f}, clone x{statistics.median(clone):.3f}; slower than the other "
                     f"(ratio > 1.0): {sum(r > 1.0 for r in play)} of {n} per decision, {sum(r > 1.0 for r in clone)} "
                     f"of {n} clone")
+        if bundled_play:
+            summary += (f"; over the {len(bundled_play)} bundled rulesets both ran (the patterns left out): per "
+                        f"decision x{statistics.median(bundled_play):.3f}")
     print(summary + ".")
     if any("‡" in cell for row in rows for cell in row):
         print("‡ the two checkouts' games differ (other numbers of decisions): µs per decision of different games.")

@@ -318,6 +318,8 @@ def _call_of(node, name: str):
 
 def _groups_call(src: str):
     """The call of R_groups_of that generated source is (walked or not), else None."""
+    if "R_groups_of(" not in src:
+        return None
     try:
         node = ast.parse(src, mode="eval").body
     except SyntaxError:
