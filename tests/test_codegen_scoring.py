@@ -497,3 +497,43 @@ def test_a_where_over_groups_reads_each_groups_first_card_without_a_check():
                 assert rules.evaluation(g, p) == sum(3 <= v < 7 for v in values)
                 seen += 1
     assert seen > 10
+
+
+LABELLED = """
+name: lab
+players: {min: 2, max: 2}
+parameters:
+  limit: 3
+components:
+  card:
+    label: "{colour} {rank}{' high' if count(range(rank - 1) where TEST) > 0 else ''}"
+    in: deck
+    cards:
+      - {each: {colour: [red, blue], rank: RANKS}}
+zones:
+  deck: {}
+  hand: {per_player: true}
+actions:
+  take:
+    args: {c: deck}
+    do:
+      - move: {cards: c, from: deck, to: me.hand}
+flow:
+  ends: [{when: count(deck) == 0}]
+  round: {turn: {steps: [take]}}
+"""
+
+
+@pytest.mark.parametrize("ranks", ["[1]", "[1, 3]"])
+def test_a_compared_value_the_game_keeps_is_read_where_the_filter_reads_it(ranks):
+    """A card's label is worked out at load, where no parameter can be read: `count(xs where it >= limit)` reads
+    `limit` only after the walk, for a list with items, as the filter does, so a label whose list is always
+    empty loads, and one whose list has items fails with the filter's error."""
+    def loaded(test):
+        try:
+            return load_text(LABELLED.replace("TEST", test).replace("RANKS", ranks), "lab.yaml").card_labels
+        except Exception as exc:   # the ruleset's error, told as the filter's
+            return type(exc).__name__, str(exc).replace(test, "TEST")
+    fused = loaded("it >= limit")
+    assert fused == loaded("(it >= limit) or false")
+    assert (fused == ["red 1", "blue 1"]) is (ranks == "[1]")

@@ -383,6 +383,7 @@ ZONE_READ = re.compile(r"g\.zones\[(\d+|g\.zbase\[\d+\] \+ (me|g\.current))\]")
 _MEMBERS = re.compile(r"g\.zones\[(\d+):(\d+)\]")   # the source of a family of a fixed size (see _members)
 # the source of `xs where it OP value` whose value reads no item and cannot fail (a number, a parameter, a
 # variable of the game, a name): counted by R_count_compared (see call)
+_KEPT = re.compile(r"g\.(params|vars)\[('\w+')\]")   # a value kept by the game (read by the helper, see call)
 _COUNT_VALUES = re.compile(r"R_count_values\(g, (\w+, len\(\w+\))\)")   # counts(...) of cards counted once
 _COMPARED = re.compile(r"\[(?P<x>_x\d+) for (?P=x) in R_walk\(g, (?P<xs>.+)\) if \((?P=x) (?P<op><=|>=|<|>|==|!=) "
                        r"(?P<value>-?\d+|\(-\d+\)|[A-Za-z_]\w*|g\.(?:params|vars)\['\w+'\])\)\]")
@@ -1040,6 +1041,9 @@ class _Compiler:
                 # how many items compare so with a value read once (it cannot fail, so reading it before the
                 # walk changes nothing): the items compared in C, without a list of them
                 op, value = repr(compared["op"]), compared["value"]
+                kept = _KEPT.fullmatch(value)
+                if kept is not None:   # read where the filter reads it: after the walk, for a list with items
+                    value = f"{kept[2]}, {kept[1]!r}"
                 counts = _COUNT_VALUES.fullmatch(compared["xs"])
                 if counts is not None:   # of the counts of cards counted once (codegen/scoring.py, shared_lists)
                     return f"R_counts_compared(g, {counts[1]}, {op}, {value})"

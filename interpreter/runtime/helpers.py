@@ -391,25 +391,25 @@ def count_values(g, counts: dict, n: int) -> list:
 _TESTS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne}
 
 
-def count_compared(g, xs, op: str, value) -> int:
-    """count(xs where it OP value) for a value that reads no item and cannot fail (expr/compiler.py writes
-    it only then): the walk paid, as the filter pays it, then every item compared in C (each comparison
-    of the language's values gives a bool, or fails as the filter's would, at the same item)."""
+def count_compared(g, xs, op: str, value, kept=None) -> int:
+    """count(xs where it OP value) for a value that reads no item and cannot fail in a game (expr/compiler.py
+    writes it only then): the walk paid, as the filter pays it, then every item compared in C (each
+    comparison of the language's values gives a bool, or fails as the filter's would, at the same item).
+    `kept` ("params", "vars"): `value` names one, read as the filter reads it, after the walk and only for a
+    list with items (a card's label, worked out at load, reads none)."""
     w = g.work - len(xs)
     g.work = w
     if w < 0:
         raise over_items()
+    if kept is not None and xs:
+        value = getattr(g, kept)[value]
     return sum(map(_TESTS[op], xs, repeat(value)))
 
 
-def counts_compared(g, counts: dict, n: int, op: str, value) -> int:
+def counts_compared(g, counts: dict, n: int, op: str, value, kept=None) -> int:
     """count(counts(cards.attr) where it OP value) from the cards' counts by value: paid as counts_of and the
-    filter's walk pay it (count_values, count_compared), without the list of the counts."""
-    values = count_values(g, counts, n)
-    g.work = w = g.work - len(values)
-    if w < 0:
-        raise over_items()
-    return sum(map(_TESTS[op], values, repeat(value)))
+    filter's walk pay it (count_values, count_compared)."""
+    return count_compared(g, count_values(g, counts, n), op, value, kept)
 
 
 def tally(g, xs, table) -> dict:
