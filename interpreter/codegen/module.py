@@ -212,7 +212,8 @@ def _generate(rs, b) -> None:
             lines.add(comment(f"the options of the step {node.name}" if type(node) is F.Step
                               else f"the options of the decision '{node.text}' ({where(node.loc)})"))
             lines.node = node   # an error here is the decision's (see Generated.fused_origin)
-            if not emit_step(b, node, fname) and isinstance(node, N.Choose):
+            chooser, node.on_demand = emit_step(b, node, fname)
+            if not chooser and isinstance(node, N.Choose):
                 node.same_options = True   # no chooser's options differ: listed once for all (Choose.run)
             lines.node = None
             lines.add("")

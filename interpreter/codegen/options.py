@@ -169,13 +169,14 @@ def emit_options(builder, choice, fname: str, when=None) -> None:
     lines.add("")
 
 
-def emit_step(builder, step, fname: str) -> bool:
+def emit_step(builder, step, fname: str) -> tuple[bool, bool]:
     """Write `def fname(g, e, me)`: every option of a decision's actions (a step's, a `react` window's, a
     `choose` of actions') as (action index, arguments), and its pass (-1, ()) when it is optional and there is
     something to pass on. An action with subset
     arguments gives the options its own function lists and the engine keeps (those whose subsets can be
     picked, engine/choices.py). Returns whether the listing reads its chooser `me` (when it does not, every
-    chooser of a decision asked of several has the same options)."""
+    chooser of a decision asked of several has the same options), and whether it may make options on demand
+    (a Listing, runtime/listing.py: never empty, counted by a call of Python)."""
     lines = builder.lines
     lines.add(f"def {fname}(g, e, me):")
     with lines.indent():
@@ -204,9 +205,9 @@ def emit_step(builder, step, fname: str) -> bool:
             lines.add("if out:")
             lines.add("    out.append((-1, ()))")
         lines.add("return out")
-        chooser = lines.reads("me", at)
+        chooser, on_demand = lines.reads("me", at), lines.reads("R_lazy", at)
     lines.add("")
-    return chooser
+    return chooser, on_demand
 
 
 def _item_free_parts(tree, names, scope) -> list:

@@ -147,9 +147,13 @@ def asked(lines, step, listed) -> None:
     """The step's options listed for the current player and, when there are any, its decision made pending as
     vm.ask makes it (vm.ask words the error of too many); the statements return true there, else go on."""
     lines.add(f"_o = {listed[id(step)]}(g, e, g.current)")
-    lines.add("_k = len(_o)   # read once: options made on demand count in Python (runtime/listing.py)")
-    lines.add("if _k:")
-    lines.add("    if _k > R_MAX_OPTIONS:")
+    if step.on_demand:   # options made on demand count in Python (runtime/listing.py): counted once
+        lines.add("_k = len(_o)")
+        lines.add("if _k:")
+        lines.add("    if _k > R_MAX_OPTIONS:")
+    else:
+        lines.add("if _o:")
+        lines.add("    if len(_o) > R_MAX_OPTIONS:")
     lines.add(f"        return vm.ask({int(step.id)}, g.current, _o)")
     lines.add(f"    g.pending = ({int(step.id)}, g.current, _o)")
     lines.add("    return True")

@@ -195,6 +195,7 @@ class Choose(Node):
     priority = "seat"   # in a reaction window, who of those who acted is applied: the first in seat order, or random
     seated = False   # the choosers are made from the game's own players (a reaction window's default): not checked
     same_options = False   # the listing reads nothing of its chooser (codegen/module.py): listed once for all
+    on_demand = False      # its listing may make options on demand (runtime/listing.py): counted once where asked
     direct = None   # the segment that runs the whole `do` of inline arguments, when it never waits (codegen/module.py)
 
     def __init__(self, player, players, prompt, choice, body, actions, optional, secret=None, until="all"):
