@@ -414,6 +414,8 @@ COMPARED = [
     ("me.hand.value + [0, 9]", "<", "4"),
     ('me.hand.value + ["a"]', ">=", "2"),                       # fails at the text, as the filter does
     ("me.hand.value", ">=", '"x"'),                             # fails at the first card (none: no error)
+    ("me.hand.value + range(20)", ">", "4"),                    # past 16 items: compared in C
+    ('range(20) + ["a"] + me.hand.value', "<", "4"),            # fails at the text, past 16 items too
     ("count(distinct(me.hand.value)) + count(counts(me.hand.value)", ">=", "2"),   # counted once: see below
 ]
 

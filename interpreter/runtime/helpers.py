@@ -393,23 +393,38 @@ _TESTS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.
 
 def count_compared(g, xs, op: str, value, kept=None) -> int:
     """count(xs where it OP value) for a value that reads no item and cannot fail in a game (expr/compiler.py
-    writes it only then): the walk paid, as the filter pays it, then every item compared in C (each
-    comparison of the language's values gives a bool, or fails as the filter's would, at the same item).
-    `kept` ("params", "vars"): `value` names one, read as the filter reads it, after the walk and only for a
-    list with items (a card's label, worked out at load, reads none)."""
+    writes it only then): the walk paid, as the filter pays it, then every item compared, without a list of
+    them (each comparison of the language's values gives a bool, or fails as the filter's would, at the same
+    item). `kept` ("params", "vars"): `value` names one, read as the filter reads it, after the walk and only
+    for a list with items (a card's label, worked out at load, reads none)."""
     w = g.work - len(xs)
     g.work = w
     if w < 0:
         raise over_items()
-    if kept is not None and xs:
+    if not xs:
+        return 0
+    if kept is not None:
         value = getattr(g, kept)[value]
-    return sum(map(_TESTS[op], xs, repeat(value)))
+    test = _TESTS[op]
+    if len(xs) > 16:   # in C past a few items; a loop costs less below (measured: 0.31 against 0.40 µs, 5 items)
+        return sum(map(test, xs, repeat(value)))
+    k = 0
+    for x in xs:
+        if test(x, value):
+            k += 1
+    return k
 
 
 def counts_compared(g, counts: dict, n: int, op: str, value, kept=None) -> int:
     """count(counts(cards.attr) where it OP value) from the cards' counts by value: paid as counts_of and the
-    filter's walk pay it (count_values, count_compared)."""
-    return count_compared(g, count_values(g, counts, n), op, value, kept)
+    filter's walk pay it (count_values, count_compared), without the list of the counts."""
+    g.work = w = g.work - n
+    if w < 0:
+        raise over_items()
+    g.work = w = w - n
+    if w < 0:
+        raise over_items()
+    return count_compared(g, counts.values(), op, value, kept)
 
 
 def tally(g, xs, table) -> dict:
