@@ -397,16 +397,16 @@ def count_compared(g, xs, op: str, value, kept=None) -> int:
     them (each comparison of the language's values gives a bool, or fails as the filter's would, at the same
     item). `kept` ("params", "vars"): `value` names one, read as the filter reads it, after the walk and only
     for a list with items (a card's label, worked out at load, reads none)."""
-    w = g.work - len(xs)
-    g.work = w
+    n = len(xs)
+    g.work = w = g.work - n
     if w < 0:
         raise over_items()
-    if not xs:
+    if not n:
         return 0
     if kept is not None:
         value = getattr(g, kept)[value]
     test = _TESTS[op]
-    if len(xs) > 16:   # in C past a few items; a loop costs less below (measured: 0.31 against 0.40 µs, 5 items)
+    if n > 16:   # in C past a few items; a loop costs less below (measured: 0.31 against 0.40 µs, 5 items)
         return sum(map(test, xs, repeat(value)))
     k = 0
     for x in xs:
