@@ -362,29 +362,26 @@ def counted(cards, table) -> dict:
     return out
 
 
-# The helpers below pay a walk over n cards and one over their n values, as count_distinct_of and counts_of
-# pay them (each walk checked, so that the budget left where it runs out is theirs), written out: a call
-# more costs what the payment does.
+def _pay_twice(g, n: int) -> None:
+    """A walk over n cards and one over their n values, paid as count_distinct_of and counts_of pay them: the
+    second only where the first could be paid, so that the budget left where it runs out is theirs."""
+    w = g.work - n
+    if w >= 0:
+        w -= n
+    g.work = w
+    if w < 0:
+        raise over_items()
+
 
 def distinct_size(g, counts: dict, n: int) -> int:
     """count(distinct(cards.attr)) from the cards' counts by value, paid as count_distinct_of is."""
-    g.work = w = g.work - n
-    if w < 0:
-        raise over_items()
-    g.work = w = w - n
-    if w < 0:
-        raise over_items()
+    _pay_twice(g, n)
     return len(counts)
 
 
 def count_values(g, counts: dict, n: int) -> list:
     """counts(cards.attr) from the cards' counts by value, paid as counts_of is."""
-    g.work = w = g.work - n
-    if w < 0:
-        raise over_items()
-    g.work = w = w - n
-    if w < 0:
-        raise over_items()
+    _pay_twice(g, n)
     return list(counts.values())
 
 
@@ -418,12 +415,7 @@ def count_compared(g, xs, op: str, value, kept=None) -> int:
 def counts_compared(g, counts: dict, n: int, op: str, value, kept=None) -> int:
     """count(counts(cards.attr) where it OP value) from the cards' counts by value: paid as counts_of and the
     filter's walk pay it (count_values, count_compared), without the list of the counts."""
-    g.work = w = g.work - n
-    if w < 0:
-        raise over_items()
-    g.work = w = w - n
-    if w < 0:
-        raise over_items()
+    _pay_twice(g, n)
     return count_compared(g, counts.values(), op, value, kept)
 
 
