@@ -381,10 +381,10 @@ def capped(src: str, ns) -> str:
 # the cards of a zone read without computing anything: a shared zone, or a player's of `me` or of the current player
 ZONE_READ = re.compile(r"g\.zones\[(\d+|g\.zbase\[\d+\] \+ (me|g\.current))\]")
 _MEMBERS = re.compile(r"g\.zones\[(\d+):(\d+)\]")   # the source of a family of a fixed size (see _members)
-# the source of `xs where it OP value` whose value reads no item and cannot fail (a number, a parameter, a
-# variable of the game, a name): counted by R_count_compared (see call)
 _KEPT = re.compile(r"g\.(params|vars)\[('\w+')\]")   # a value kept by the game (read by the helper, see call)
 _COUNT_VALUES = re.compile(r"R_count_values\(g, (\w+, len\(\w+\))\)")   # counts(...) of cards counted once
+# the source of `xs where it OP value` whose value reads no item and cannot fail (a number, a parameter, a
+# variable of the game, a name): counted by R_count_compared (see call)
 _COMPARED = re.compile(r"\[(?P<x>_x\d+) for (?P=x) in R_walk\(g, (?P<xs>.+)\) if \((?P=x) (?P<op><=|>=|<|>|==|!=) "
                        r"(?P<value>-?\d+|\(-\d+\)|[A-Za-z_]\w*|g\.(?:params|vars)\['\w+'\])\)\]")
 # the source of `cards.attr` (see attr)
@@ -1038,8 +1038,9 @@ class _Compiler:
                 return f"R_count_distinct_of(g, {joined[len('R_distinct_of(g, '):-1]})"
             compared = _COMPARED.fullmatch(joined) if fn.name == "count" else None
             if compared is not None and compared["value"] != compared["x"]:
-                # how many items compare so with a value read once (it cannot fail, so reading it before the
-                # walk changes nothing): the items compared in C, without a list of them
+                # how many items compare so with a value read once, without a list of them: a number or a name
+                # before the walk (it cannot fail: that changes nothing), a parameter or a variable where the
+                # filter reads it
                 op, value = repr(compared["op"]), compared["value"]
                 kept = _KEPT.fullmatch(value)
                 if kept is not None:   # read where the filter reads it: after the walk, for a list with items
