@@ -270,7 +270,7 @@ def emit_listing(builder, choice, when, index, shared=None, repeated=frozenset()
     into cells of the whole function, one per text, so that a part written alike in several actions is
     computed once (text, or a tally's key -> Shared; the cells and their functions are made at the function's
     start)."""
-    from ..expr.compiler import GROUP, emit_expr, is_groups_call, walked, walked_source
+    from ..expr.compiler import GROUP, chosen_from_groups, emit_expr, walked, walked_source
     lines, ns, names = builder.lines, builder.ns, builder.names
     node = lines.node   # whose error a line is that evaluates more than one expression (the step's, or none)
 
@@ -294,9 +294,7 @@ def emit_listing(builder, choice, when, index, shared=None, repeated=frozenset()
     args = choice.arg_names
     variables = [local_name(a) for a in args]
     # an argument chosen from groups(xs, attr) holds a group wherever it is read (emit_expr's `known`)
-    every = {"me": "me", **dict(zip(args, variables))}
-    known = {var: GROUP for var, fn in zip(variables, choice.domains)
-             if getattr(fn, "tree", None) is not None and is_groups_call(emit_expr(fn, names, ns, every))}
+    known = {var: GROUP for var, fn in zip(variables, choice.domains) if chosen_from_groups(fn, names, ns)}
     arg_level = {a: i + 1 for i, a in enumerate(args)}
     depth = 0
     start = lines.mark()

@@ -268,7 +268,7 @@ def known_arguments(b, action) -> dict:
         value = b.ns.values.get(src) if src.isidentifier() else None
         if type(value) is list and all(type(v) in (int, str) for v in value):
             fixed[j] = known[local_name(action.arg_names[j])] = tuple(value)
-        elif is_groups_call(src):
+        elif is_groups_call(src):   # chosen_from_groups, on the source written already
             known[local_name(action.arg_names[j])] = GROUP
     if fixed:
         action.fixed_domains = fixed

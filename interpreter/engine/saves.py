@@ -5,8 +5,7 @@ kind, the seats and the cards as this ruleset and player count have them (the zo
 exactly once), values naming only cards and seats that exist, frames naming blocks, environments and
 nodes that exist, and a pending decision the top frame can resume, whose options' arguments chosen from a
 list known at load hold values of that list, and those chosen from groups hold a group (generated code takes
-them as listed). A damaged save is
-refused at once, never later in `view()`, `decision` or `apply`.
+them as listed). A damaged save is refused at once, never later in `view()`, `decision` or `apply`.
 """
 from __future__ import annotations
 

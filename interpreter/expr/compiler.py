@@ -333,6 +333,12 @@ def is_groups_call(src: str) -> bool:
     return _groups_call(src) is not None
 
 
+def chosen_from_groups(domain, names: Names, ns: Namespace) -> bool:
+    """Whether a choice's argument is chosen from `groups(xs, attr)` written as R_groups_of (a compiled domain):
+    every value it takes is then a group (GROUP)."""
+    return getattr(domain, "tree", None) is not None and is_groups_call(emit_expr(domain, names, ns, {"me": "me"}))
+
+
 def walked(src: str) -> str:
     """The source of a list walked over, paid for by its length from the step's budget (runtime/budget.py);
     groups made by R_groups_of pay their walk there, in the same order, without a call more."""

@@ -363,12 +363,11 @@ def counted(cards, table) -> dict:
 
 
 def _pay_twice(g, n: int) -> None:
-    """A walk over n cards and one over their n values, paid as count_distinct_of and counts_of pay them: the
-    second only where the first could be paid, so that the budget left where it runs out is theirs."""
-    w = g.work - n
-    if w >= 0:
-        w -= n
-    g.work = w
+    """A walk over n cards and one over their n values, paid as count_distinct_of and counts_of pay them."""
+    g.work = w = g.work - n
+    if w < 0:
+        raise over_items()
+    g.work = w = w - n
     if w < 0:
         raise over_items()
 
@@ -403,7 +402,7 @@ def count_compared(g, xs, op: str, value, kept=None) -> int:
     if kept is not None:
         value = getattr(g, kept)[value]
     test = _TESTS[op]
-    if n > 16:   # in C past a few items; a loop costs less below (measured: 0.31 against 0.40 µs, 5 items)
+    if n > 16:   # in C past a few items; a loop costs less below (5 counts: 0.40 µs against 0.52 by sum of map)
         return sum(map(test, xs, repeat(value)))
     k = 0
     for x in xs:
