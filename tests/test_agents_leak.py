@@ -58,6 +58,7 @@ def disguised_fully(game, player, rng):
         if t is dict:
             return {k: swap(x) for k, x in v.items()}
         return v
+    g.zones = [z[:] for z in g.zones]   # a clone shares its zones' lists: they are replaced, never changed
     for s, i in positions:
         g.zones[s][i] = sigma[g.zones[s][i]]
     g.vars = {k: swap(v) for k, v in g.vars.items()}

@@ -54,6 +54,7 @@ def disguised(game, player, rng):
             return [relabel(x) for x in v]
         return sigma.get(v, v) if isinstance(v, Card) else v
 
+    g.zones = [z[:] for z in g.zones]   # a clone shares its zones' lists
     for (s, i), c in zip(positions, shuffled):
         g.zones[s][i] = c
     g.vars = {k: relabel(v) for k, v in g.vars.items()}

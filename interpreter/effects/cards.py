@@ -96,8 +96,8 @@ class Move(Effect):
             w.add(f"    N_move_top(vm, g, {vs}, {vd}, None, {take}, {at}, {w.env(py)}, g.layout.refill)")
             w.add(f"elif {zs}:")
             with w.indent():
-                w.add(f"{vc} = {zs}[:]")
-                w.add(f"del {zs}[:]")
+                w.add(f"{vc} = {zs}")
+                w.add(f"g.zones[{vs}] = []")
                 self.place(w, py, vd, vc, word)
                 self.forgotten(w, vs, vd, vc)
             return
@@ -116,10 +116,10 @@ class Move(Effect):
         with w.indent():
             if taken is None or taken in FRONT_WORDS:
                 w.add(f"{vc} = {zs}[:{vk}]")
-                w.add(f"del {zs}[:{vk}]")
+                w.add(f"g.zones[{vs}] = {zs}[{vk}:]")
             else:
                 w.add(f"{vc} = {zs}[-{vk}:]")
-                w.add(f"del {zs}[-{vk}:]")
+                w.add(f"g.zones[{vs}] = {zs}[:-{vk}]")
             self.place(w, py, vd, vc, word)
             self.forgotten(w, vs, vd, vc)
 
@@ -137,6 +137,7 @@ class Move(Effect):
         w.add(f"elif {vc}:")
         with w.indent():
             x = w.fresh("x")
+            w.add(f"g.zones[{vs}] = {zs} = {zs}[:]")
             w.add("try:")
             w.add(f"    for {x} in {vc}:")
             w.add(f"        {zs}.remove({x})")
@@ -156,16 +157,16 @@ class Move(Effect):
         """The moved cards `vc` put at the end of slot `vd` that `at` names (as runtime/effects._place puts
         them; `word`: the end, when the ruleset writes it)."""
         if self.at is None or (word is not None and word not in FRONT_WORDS):
-            w.add(f"g.zones[{vd}].extend({vc})")
+            w.add(f"g.zones[{vd}] = g.zones[{vd}] + {vc}")
         elif word is not None:
-            w.add(f"g.zones[{vd}][0:0] = {vc}")
+            w.add(f"g.zones[{vd}] = {vc} + g.zones[{vd}]")
         else:   # a word given by an expression: read here as is_front reads it (a word for no end refused)
             word = w.fresh("w")
             w.add(f"{word} = {w.expr(self.at, py)}")
             w.add(f"if {word} in R_BACK_WORDS:")
-            w.add(f"    g.zones[{vd}].extend({vc})")
+            w.add(f"    g.zones[{vd}] = g.zones[{vd}] + {vc}")
             w.add(f"elif N_is_front({word}):")
-            w.add(f"    g.zones[{vd}][0:0] = {vc}")
+            w.add(f"    g.zones[{vd}] = {vc} + g.zones[{vd}]")
 
     @classmethod
     def explain(cls, f, _):

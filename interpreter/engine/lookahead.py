@@ -120,8 +120,13 @@ def _deal_unseen(world, player: int, rng, options_named=None) -> None:
             shuffle(rng, cards)
             for k, c in zip(places, cards):
                 pool[k] = c
+    # the world shares its zones' lists with the game it was cloned from: each zone dealt gets a new list
     if holes is not None:
+        mine = set()
         for (s, i), c in zip(holes, pool):
+            if s not in mine:
+                mine.add(s)
+                zones[s] = zones[s][:]
             zones[s][i] = c
     else:
         k = 0
@@ -129,7 +134,7 @@ def _deal_unseen(world, player: int, rng, options_named=None) -> None:
             cards = zones[slot]
             if len(cards) > start:
                 end = k + len(cards) - start
-                cards[start:] = pool[k:end]
+                zones[slot] = cards[:start] + pool[k:end] if start else pool[k:end]
                 k = end
     # The card at a place is imagined to be another: wherever the game refers to a card it cannot see
     # (a variable, a name of an effect in progress), the bot sees the card imagined at that place; and

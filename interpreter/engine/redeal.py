@@ -59,10 +59,7 @@ def apply(game, record) -> None:
     cards = game.rs.card_values
     sigma = {cards[a]: cards[b] for a, b in pairs}
     if sigma:
-        for zone in g.zones:
-            for i, c in enumerate(zone):
-                if c in sigma:
-                    zone[i] = sigma[c]
+        g.zones = [[sigma.get(c, c) for c in zone] for zone in g.zones]   # new lists: clones share the old
         _relabel(game, sigma)
     g.rng = random.Random(seed)
     g.redeals = g.redeals + ((at, tuple((int(a), int(b)) for a, b in pairs), seed),)

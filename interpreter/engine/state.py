@@ -1,4 +1,5 @@
-"""The game state as plain data: zones as lists of card ids, variables, the random generator, the frame stack."""
+"""The game state as plain data: zones as lists of card ids (each replaced by a write, never changed in place),
+variables, the random generator, the frame stack."""
 from __future__ import annotations
 
 import random
@@ -89,11 +90,13 @@ class State:
         self.redeals = ()     # the cards dealt again by undos (engine/redeal.py): part of what replays the game
 
     def clone(self, share_rng: bool = False, bare: bool = False) -> "State":
-        """An independent copy: no zone, table or frame is shared with the original.
+        """An independent copy: what one of them changes, the other never sees.
 
-        Values are never changed in place (a `set` or `add` stores a new list, effects copy what they
-        keep; runtime/effects.py), so the values inside variables, tables and environments are shared:
-        a copy of each dictionary and table is enough, at C speed.
+        A zone's list is never changed in place (a move stores a new list in its slot: runtime/effects.py),
+        so the copy shares every zone's list with the original, and a bot's trial of one step copies no
+        card. Values are never changed in place either (a `set` or `add` stores a new list), so the values
+        inside variables, tables and environments are shared too: a copy of each dictionary, table and
+        frame is enough, at C speed.
 
         `share_rng` keeps the same random generator object (lookahead trials, which are thrown away);
         `bare` starts the copy with no history, log or events (a bot's world, never replayed nor shown:
@@ -101,7 +104,7 @@ class State:
         c = State.__new__(State)
         c.n, c.players, c.seed = self.n, self.players, self.seed
         c.layout, c.zbase = self.layout, self.zbase   # derived from the player count and parameters
-        c.zones = list(map(list.copy, self.zones))   # each zone a list of cards: copied in C
+        c.zones = self.zones[:]   # each zone's list shared: a write replaces it (runtime/effects.py)
         c.vars = self.vars.copy()
         c.pvars = {k: v[:] for k, v in self.pvars.items()}
         c.cvars = {k: v[:] for k, v in self.cvars.items()} if self.cvars else {}

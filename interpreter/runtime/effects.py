@@ -1,6 +1,11 @@
 """What effects do to a game state: the one implementation of every state change (move, deal, refill,
 shuffle, set and add, reveal and forget, keep, leave a turn or round) -> the state changed in place.
 
+A zone's list is never changed in place: a move, a deal, a shuffle or a sort stores a new list in the
+zone's slot (the generated moves too: effects/cards.py). So a clone shares the lists of every zone with its
+original until one of them writes it (a bot's trial copies none: engine/state.py), and a list read from a
+zone stays what it was, whatever moves after.
+
 Generated code calls these (their names in the table of runtime/table.py), and so do the VM's nodes and
 the turn's transition; nothing else changes zones, variables or what a player was shown. Each takes the
 running game as `vm` (what it reads of it: `record`, `rs`, `format`, `log_line`, `log_shown`, `stall`) and its
@@ -47,8 +52,9 @@ def move_cards(vm, g, s, d, cards, at, env, text, unsure=True) -> None:
         # steps of C, like any effect
         spend(g, n + len(src))
     if n > 8:
-        _take(src, cards, text)   # one pass (one card at a time, each would cost a pass)
+        zones[s] = _take(src, cards, text)   # one pass (one card at a time, each would cost a pass)
     else:
+        zones[s] = src = src[:]
         for c in cards:
             try:
                 src.remove(c)
@@ -63,8 +69,8 @@ def card_not_in_zone(text) -> GameError:
     return GameError(f"a card to move is not in the source zone ({text})", "card-not-in-zone")
 
 
-def _take(src, cards, text) -> None:
-    """Take many cards out of a zone in one pass (removing them one by one costs a pass each)."""
+def _take(src, cards, text) -> list:
+    """A zone's cards without many of them, made in one pass (removing them one by one costs a pass each)."""
     place = {c: i for i, c in enumerate(src)}
     gone = set()
     for c in cards:
@@ -72,7 +78,7 @@ def _take(src, cards, text) -> None:
         if i is None:
             raise card_not_in_zone(text)
         gone.add(i)
-    src[:] = [c for i, c in enumerate(src) if i not in gone]
+    return [c for i, c in enumerate(src) if i not in gone]
 
 
 def move_top(vm, g, s, d, k, take, at, env, refill) -> bool:
@@ -95,21 +101,20 @@ def move_top(vm, g, s, d, k, take, at, env, refill) -> bool:
         return short
     if take is None or is_front(take(g, env, None)):
         cards = src[:k]
-        del src[:k]
+        zones[s] = src[k:]
     else:
         cards = src[-k:]
-        del src[-k:]
+        zones[s] = src[:-k]
     _place(vm, g, s, d, cards, at, env)
     return short
 
 
 def _place(vm, g, s, d, cards, at, env) -> None:
-    dst = g.zones[d]
     front = at is not None and is_front(at(g, env, None))
     if front:
-        dst[0:0] = cards
+        dst = g.zones[d] = cards + g.zones[d]
     else:
-        dst.extend(cards)
+        dst = g.zones[d] = g.zones[d] + cards
     if (g.known or vm.rs.card_resets) and s != d:
         moved(vm, g, cards)
     if vm.record:
@@ -134,9 +139,9 @@ def deal(vm, g, s, base, k, who, refill) -> bool:
         # player, as one at a time would (paid as the rounds pay, at once)
         spend(g, k * n)
         dealt = src[:k * n]
-        del src[:k * n]
+        zones[s] = src[k * n:]
         for i, p in enumerate(who):
-            zones[base + p].extend(dealt[i::n])
+            zones[base + p] = zones[base + p] + dealt[i::n]
         k = 0
     for _ in range(k if who else 0):
         spend(g, len(who))
@@ -150,8 +155,9 @@ def deal(vm, g, s, base, k, who, refill) -> bool:
                 if not src:
                     short = True
                     break
-            card = src.pop(0)
-            zones[base + p].append(card)
+            card = src[0]
+            zones[s] = src[1:]
+            zones[base + p] = zones[base + p] + [card]
             dealt.append(card)
         if short:
             break
@@ -173,14 +179,15 @@ def refill_zone(vm, g, slot: int, from_slot: int) -> None:
             moved(vm, g, src)
             for c in zones[slot]:
                 g.known.pop(c, None)   # shuffled: where they lie is no longer known
-        zones[slot].extend(src)
-        src.clear()
-        shuffle_list(g.rng, zones[slot])
+        new = zones[slot] + src
+        zones[from_slot] = []
+        shuffle_list(g.rng, new)
+        zones[slot] = new
 
 
 def shuffle(g, slot) -> None:
     """Shuffle one zone with the game's random generator."""
-    zone = g.zones[slot]
+    zone = g.zones[slot] = g.zones[slot][:]
     spend(g, len(zone))
     shuffle_list(g.rng, zone)
     if g.known:
@@ -194,7 +201,7 @@ def sort_zone(g, slot, keys: list, descending: bool) -> None:
     their order. Keys of different kinds cannot be ordered: the game stops, in the author's words."""
     zone = g.zones[slot]
     order = sorted(range(len(zone)), key=keys.__getitem__, reverse=descending)
-    zone[:] = [zone[i] for i in order]
+    g.zones[slot] = [zone[i] for i in order]
 
 
 def moved(vm, g, cards) -> None:

@@ -128,6 +128,9 @@ def situate(run, spec, path: tuple) -> None:
     spec = mapping(spec, path, SITUATION_KEYS, path[-1] if path[-1] == "setup" else "set")
     game, table = run.game, run.table
     g = game.state
+    # the arranging changes the zones' lists in place: lists of this game's own, not those a clone of it may
+    # share (elsewhere a zone's list is replaced by a write, never changed: runtime/effects.py)
+    g.zones = [zone[:] for zone in g.zones]
     if "current" in spec:
         make_current(game, seat(spec["current"], g.n, path + ("current",), key=False))
     for counter in ("turn", "round"):
