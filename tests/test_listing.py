@@ -220,26 +220,6 @@ def test_an_undo_that_deals_hidden_cards_again_offers_the_cards_where_they_now_l
         assert len(fresh.state.zones[1]) == 15
 
 
-@pytest.mark.parametrize("src, kept", [
-    ("K_range", True),                                   # a constant: nothing changes it
-    ("R_walk(g, K_list)", True),
-    ("R_groups_of(g, g.zones[g.zbase[3] + me], A_species)", True),   # lists made by the listing
-    ("R_made(g, list(range(0, 5)))", True),
-    ("R_walk(g, g.zones[g.zbase[2] + me])", False),      # a zone: copied
-    ("R_walk(g, g.zones[1])", False),
-    ("R_walk(g, g.vars['pool'])", False),                # a variable's list
-    ("R_walk(g, e['xs'])", False),
-    ("K_range + g.zones[0]", False),                     # not a plain constant
-    ("R_walk(g, (_s31 if _s31 is not R_NO else _s31_f()))", False),
-    ("R_groups_of(g, g.zones[2], A_suit)[0]", False),    # more after the call
-    ("R_walk(g, K_list) + g.zones[0]", False),
-    ("R_made(g, F_range(1, 5))", True),
-])
-def test_a_listing_keeps_a_domain_as_it_is_only_when_nothing_can_change_it(src, kept):
-    from interpreter.codegen.options import own_list
-    assert own_list(src) is kept
-
-
 def _among_actions(rules) -> set:
     """The ids of the decisions among actions that are not a turn's steps (`react` windows, a `choose` of
     actions), each listed by a generated function too."""

@@ -26,7 +26,7 @@ from typing import NamedTuple
 from lark import Tree
 
 from ..runtime.budget import MAX_STEP_ITEMS
-from ..expr.compiler import _uses_it, one_call
+from ..expr.compiler import _uses_it
 from ..expr.parser import _names_in
 from ..expr.emit import comment, local_name
 
@@ -57,22 +57,6 @@ def on_demand(lines, index, domains: list, size: str, written: str) -> None:
     lines.add(f"    out = R_lazy(out, {index}, ({', '.join(domains)},), {size})")
     lines.add("else:")
     lines.add(f"    out += {written}")
-
-
-def kept_domain(var: str, src: str) -> str:
-    """How a listing made on demand keeps the domain in `var`, made by `src`: as it is, or a copy (own_list)."""
-    return var if own_list(src) else f"{var}[:]"
-
-
-def own_list(src: str) -> bool:
-    """Whether a domain's source makes a list of its own (groups, a range) or names a constant, which nothing
-    changes: a listing made on demand keeps it as it is; any other domain (a zone, a variable's list) it
-    keeps a copy of, since the state that listed it, or another that shares its options, moves on while the
-    listing may still be read (runtime/listing.py)."""
-    if src.startswith("R_walk(g, ") and one_call(src):
-        src = src[len("R_walk(g, "):-1]
-    return (src.startswith("K_") and src.isidentifier()) or (src.startswith(("R_groups_of(g, ", "R_made(g, "))
-                                                            and one_call(src))
 
 
 # parts worth computing once: anything more than reading a name or a literal
@@ -381,13 +365,12 @@ def emit_listing(builder, choice, when, index, shared=None, repeated=frozenset()
                                                                  for d in choice.domains):
         # no domain reads an argument: as the engine does, every domain once, in order, and their
         # product paid for in one call (not one per combination of the arguments before the last)
-        names_of, kept = [], []
+        names_of = []
         for fn in choice.domains:
             var = ns.fresh("d")
             src = walked_source(emit(fn, py))
             add(fn, f"{var} = {src}")
             names_of.append(var)
-            kept.append(kept_domain(var, src))
         paid = f"R_product(g, {too_many}, {', '.join(names_of)})"   # -> how many combinations
         if choice.cond is None:
             # every combination, in the same order as the nested loops, made by itertools in C
@@ -398,7 +381,7 @@ def emit_listing(builder, choice, when, index, shared=None, repeated=frozenset()
             else:   # a step's: past a few options, made on demand (runtime/listing.py), an option when read
                 n = ns.fresh("n")
                 lines.add(f"{n} = {paid}")
-                on_demand(lines, index, kept, n, f"[({index}, _args) for _args in {every}]")
+                on_demand(lines, index, names_of, n, f"[({index}, _args) for _args in {every}]")
             lines.depth -= depth
             return
         lines.add(paid)
@@ -432,7 +415,7 @@ def emit_listing(builder, choice, when, index, shared=None, repeated=frozenset()
             written = f"[{row} for {variables[0]} in {d}{cond}]"
             if not cond and index is not None:
                 # a step's, unfiltered: past a few options, made on demand (runtime/listing.py)
-                on_demand(lines, index, [kept_domain(d, sources[0])], f"len({d})", written)
+                on_demand(lines, index, [d], f"len({d})", written)
             else:
                 add(choice.cond, f"out += {written}")
         elif loops:

@@ -10,7 +10,6 @@ from ..expr.compiler import Scope, item_kind
 from ..expr.emit import key, local_name
 from ..runtime.effects import MAX_LOOP
 from .base import Effect, ref
-from .values import unshared
 from .text import code, words
 
 DEFAULT_LOOP_MAX = 1000
@@ -153,8 +152,7 @@ class ForEach(Effect, vm.ForEach):
 
     def emit(self, w, py):
         var = local_name(self.name)
-        keep = "N_keep_fresh" if unshared(self.items) else "N_keep"   # a zone is a live list: its cards copied
-        w.add(f"for {var} in {keep}(g, {w.expr(self.items, py)}):")
+        w.add(f"for {var} in N_keep(g, {w.expr(self.items, py)}):")   # the items paid for, kept as they are
         with w.indent():
             w.loop_pass(self)
             w.keeps(self.name, var)

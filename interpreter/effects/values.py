@@ -10,37 +10,6 @@ from .base import Effect, ref
 from .text import code, words
 
 SCALAR_KINDS = {"int", "bool", "str", "player", "card", "none", "value"}
-# functions that build a new list: of cards, players or values, nothing a later move can change
-FRESH_CALLS = {"take", "drop", "reverse", "sort", "filter", "map", "distinct", "counts", "range", "groups",
-               "take_while", "drop_while", "maxima", "minima", "others", "sample"}
-
-
-def fresh(fn) -> bool:
-    """Whether a value needs no copy to be kept (a `let`): a single value, or a new list of cards, players
-    or values (a zone itself is a live list, and a list of zones holds live lists)."""
-    if fn.kind in SCALAR_KINDS:
-        return True
-    tree = getattr(fn, "tree", None)
-    if tree is None or fn.kind not in ("cards", "players", "values", "groups"):
-        return False
-    return _new_list(tree)
-
-
-def unshared(fn) -> bool:
-    """Whether a list a loop walks needs no copy: new (see `_new_list`) or written in the ruleset (a list
-    written out is made once and never changed)."""
-    tree = getattr(fn, "tree", None)
-    return tree is not None and (_new_list(tree) or tree.data == "list_")
-
-
-def _new_list(tree) -> bool:
-    """Whether a tree always gives a list nothing else holds, or the literal `[]` (nothing changes a value in
-    place): a `where`, a call that makes a new list, or a choice between those."""
-    if tree.data == "where" or (tree.data == "list_" and not tree.children):
-        return True
-    if tree.data == "cond":
-        return _new_list(tree.children[0]) and _new_list(tree.children[2])
-    return tree.data == "call" and str(tree.children[0]) in FRESH_CALLS
 
 
 class Set(Effect):
@@ -224,18 +193,16 @@ class Let(Effect):
             v = w.expr(value, py)
             var = local_name(name)
             if value.kind in ("cards", "players"):
-                # a list of cards or players (never a list inside): copied (a zone is a live list) unless new,
-                # and paid for, inline, as N_keep and N_keep_fresh do
+                # a list of cards or players (never a list inside): paid for, inline, as N_keep does (kept as it
+                # is: no list is changed in place, a zone's neither)
                 w.add(f"{var} = {v}")
                 w.add(f"if type({var}) is list:")
-                if not fresh(value):
-                    w.add(f"    {var} = {var}[:]")
                 w.add(f"    g.work = _w = g.work - len({var})")
                 w.add("    if _w < 0:")
                 w.add("        raise R_over_items()")
                 w.keeps(name, var)
             else:
-                v = f"N_keep(g, {v})" if not fresh(value) else (v if value.kind in SCALAR_KINDS else f"N_keep_fresh(g, {v})")
+                v = v if value.kind in SCALAR_KINDS else f"N_keep(g, {v})"
                 w.add(f"{var} = {v}")
                 w.keeps(name, var)
             py[name] = var

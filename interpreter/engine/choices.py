@@ -6,7 +6,6 @@ from math import comb
 
 from ..errors import GameError, placed
 from ..runtime.budget import MAX_NUMBER, MAX_TEXT, spend
-from ..runtime.effects import snapshot
 from ..runtime.operators import in_function, translate
 from ..runtime.values import Card
 
@@ -389,7 +388,7 @@ class Choice:
             return self.label_template.pieces(vm, g, env, pending, counts)
         out = [self.name]
         for v, k in zip(args, self.kinds):
-            out += [" ", (snapshot(v) if type(v) is list else v, k)]
+            out += [" ", (v, k)]   # a list is never changed in place (a zone's neither): kept as it is
         for text in pending.values():
             out += [" ", text]
         return tuple(out)
@@ -453,8 +452,7 @@ class Template:
                 else:
                     value = part(g, env, it)
                     if type(value) is list:
-                        spend(g, len(value))
-                        value = snapshot(value)   # a zone is a live list: its cards as they are now
+                        spend(g, len(value))   # kept as it is: a zone's list is replaced by a move, never changed
                     out.append((value, part.kind))
         except GameError as exc:
             if exc.located or self.loc is None:

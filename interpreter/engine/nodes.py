@@ -12,7 +12,7 @@ block end that returns true stops the VM (generated code ran on to the next deci
 from __future__ import annotations
 
 from ..runtime.budget import kept
-from ..runtime.effects import MAX_LOOP, MAX_STACK, loop_limit, loop_spent, snapshot
+from ..runtime.effects import MAX_LOOP, MAX_STACK, loop_limit, loop_spent
 from ..runtime.values import as_player, as_players
 from .choices import joined
 
@@ -120,7 +120,8 @@ class ForEach(Node):
     def run(self, vm, g, frame):
         env = frame[2]
         items = self.items(g, env, None)
-        items = kept(g, items) if type(items) is list else snapshot(items)
+        if type(items) is list:
+            items = kept(g, items)
         if items:
             env[self.name] = items[0]
             vm.push(self.body, env, self.id, [items, 0])

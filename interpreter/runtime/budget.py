@@ -98,21 +98,17 @@ def size(value, limit: int = MAX_LIST, depth: int = 0) -> int:
 
 
 def kept(g, value: list) -> list:
-    """A copy of a list about to be kept (in a variable, a local name, a loop) that no later move can
-    change: within the caps, its size paid for."""
+    """A list about to be kept (in a variable, a local name, a loop), within the caps, its size paid for. It is
+    kept as it is: no list is changed in place, a zone's neither (a move replaces it: runtime/effects.py)."""
     n = len(value)
     if n <= MAX_LIST and list not in map(type, value):   # a flat list (the common case), at C speed
         w = g.work - n
         g.work = w
         if w < 0:
             raise over_items()
-        return value[:]
+        return value
     spend(g, size(value))
-    return _copy(value)
-
-
-def _copy(value: list) -> list:
-    return [_copy(v) if type(v) is list else v for v in value]
+    return value
 
 
 def grown(g, value):

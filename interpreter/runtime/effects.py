@@ -14,7 +14,7 @@ state as `g`, and pays the work budget (runtime/budget.py) where its work grows 
 from __future__ import annotations
 
 from ..errors import GameError
-from .budget import kept, over_items, size, spend
+from .budget import kept, over_items, spend
 from .draws import shuffle as shuffle_list
 from .operators import plus
 from .values import Card, as_player, as_players, cards_of, places
@@ -255,7 +255,7 @@ def forget(g, until: str) -> None:
 def set_var(vm, g, name, v, add) -> None:
     """Assign (or add to) a game variable."""
     if type(v) is list and not add:
-        v = kept(g, v)   # a copy (a zone's list would change with the zone), within the caps
+        v = kept(g, v)   # within the caps, paid for
     old = g.vars[name]
     new = g.vars[name] = grown(g, old, v) if add else v
     if vm.record and old != new:
@@ -266,7 +266,7 @@ def set_var(vm, g, name, v, add) -> None:
 def set_player_var(vm, g, name, who, v, add) -> None:
     """Assign (or add to) a player's variable."""
     if type(v) is list and not add:
-        v = kept(g, v)   # a copy (a zone's list would change with the zone), within the caps
+        v = kept(g, v)   # within the caps, paid for
     table = g.pvars[name]
     p = as_player(g, who)
     old = table[p]
@@ -278,7 +278,7 @@ def set_player_var(vm, g, name, who, v, add) -> None:
 def set_card_var(vm, g, name, cards, v, add) -> None:
     """Assign (or add to) a card variable of one card or of each card of a list."""
     if type(v) is list and not add:
-        v = kept(g, v)   # a copy (a zone's list would change with the zone), within the caps
+        v = kept(g, v)   # within the caps, paid for
     table = g.cvars[name]
     for c in [cards] if type(cards) is Card else cards:
         if type(c) is not Card:
@@ -292,8 +292,8 @@ def grown(g, old, v):
 
 
 def keep(g, v):
-    """A value about to be kept (a `let`, a loop's items, a procedure's argument): a list is copied within
-    the caps and paid for."""
+    """A value about to be kept (a `let`, a loop's items, a procedure's argument): a list within the caps and
+    paid for, kept as it is (no list is changed in place, a zone's neither: a move replaces it)."""
     if type(v) is not list:
         return v
     n = len(v)
@@ -302,29 +302,8 @@ def keep(g, v):
         g.work = w
         if w < 0:
             raise over_items()
-        return v[:]
+        return v
     return kept(g, v)
-
-
-def keep_fresh(g, v):
-    """A new list about to be kept (nothing else holds it: no copy), within the caps and paid for."""
-    if type(v) is list:
-        n = len(v)
-        if n <= 64 and list not in map(type, v):   # a short flat list (the common case): paid inline
-            w = g.work - n
-            g.work = w
-            if w < 0:
-                raise over_items()
-        else:
-            spend(g, size(v))
-    return v
-
-
-def snapshot(value):
-    """A copy of a value that no later move can change (zones are live lists)."""
-    if type(value) is list:
-        return [snapshot(v) if type(v) is list else v for v in value]
-    return value
 
 
 # loops ----------------------------------------------------------------------

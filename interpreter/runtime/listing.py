@@ -9,12 +9,11 @@ read; parts with conditions are lists made as before.
 
 A listing is read-only once the listing function returns it; it reads as the list it stands for: len,
 truth, [i] (negative too), slices, iteration, and equality with any sequence of the same options. Game
-states and their clones share it as they share option lists, so it never changes: its domains are lists
-nothing changes, those a listing makes (groups, ranges) and constants, or copies that generated code makes
-of any other (`codegen/options.py`, `own_list`): a domain may be a zone of the state that listed it, and
-that zone changes when the state moves on while a clone made at the decision still reads its options, or
-when an undo deals cards again in place (tests/test_listing.py has each case). Its items are shared, as
-an option list shares them.
+states and their clones share it as they share option lists, so it never changes: its domains are kept as
+they are, since no list is changed in place. A domain may be a zone's list of the state that listed it: a
+move, or an undo that deals cards again, replaces that list in the state and leaves the listing's as it was
+(runtime/effects.py; tests/test_listing.py has each case). Its items are shared, as an option list shares
+them.
 """
 from __future__ import annotations
 
