@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BY_ATTRIBUTE = ["R_groups_of", "R_counted", "R_count_values", "R_distinct_size", "R_counts_compared",
+BY_ATTRIBUTE = ["R_groups_of", "R_zone_groups", "R_counted", "R_zone_counted", "R_count_values", "R_distinct_size", "R_counts_compared",
                 "R_tally", "R_counts_of", "R_distinct_of", "R_count_distinct_of"]
 
 

@@ -310,7 +310,7 @@ def test_shorter_forms_are_written():
     """The generated module uses the shorter forms (else the table above tests the general ones)."""
     rules = load_text(RULES_WITH_ACTIONS, "patterns2.yaml")
     source = python_source(rules)
-    for form in ("R_groups_of(", "R_take_while_ne(", "R_drop_while_eq(", "K_range", "if xs and xs[0] is not None",
+    for form in ("R_zone_groups(", "R_take_while_ne(", "R_drop_while_eq(", "K_range", "if xs and xs[0] is not None",
                  "R_count_distinct_of(", "R_counts_of(", "in map(A_colour_of, ", "R_cartesian(",
                  "g.vars['seen'] = ", "R_all_eq(", "R_any_ne(", "R_join_groups(", "R_distinct_reach(",
                  "(A_colour[g.zones[0][0]] if len(g.zones[0]) > 0 else R_attr1(A_colour, R_item(g.zones[0], 0)))"):

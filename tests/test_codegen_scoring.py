@@ -270,7 +270,7 @@ def test_end_conditions_counted_once_end_the_game_as_the_conditions_do():
     work, as the conditions evaluated one by one."""
     rules = load("cubirds")
     node = next(n for n in rules.nodes if type(n).__name__ == "EndChecks")
-    assert "R_counted(" in rules.generated.source
+    assert "R_zone_counted(" in rules.generated.source
     checked = 0
     for seed in (1, 2):
         for g in positions(rules, 3, seed, 200, 3):
@@ -482,6 +482,45 @@ def test_groups_walked_pay_as_groups_then_their_walk():
             with pytest.raises(GameError):
                 H.walk(two, H.groups_of(two, items, table))
             assert one.work == two.work
+
+
+def test_a_zones_groups_and_counts_are_made_once_per_list_and_paid_as_before():
+    """`R_zone_groups` and `R_zone_counted` (a zone's cards grouped or counted by an attribute) give what
+    groups_of and counted give of the zone's list, with the same work and, at every smaller budget, the same
+    error with the same budget left; the same list by the same table is grouped once (the groups shared), and
+    a list a move put in the slot is grouped anew."""
+    from interpreter.runtime import helpers as H
+
+    class State:
+        work = 0
+        zones = None
+    table, other = [c % 3 for c in range(12)], [c % 2 for c in range(12)]
+    for items in ([], [4], [0, 3, 6], [1, 2, 3, 4, 5], list(range(12)), [5, 8, 2]):
+        for walked in (False, True):
+            one, two = State(), State()
+            one.zones, one.work, two.work = [[], items], 100, 100
+            made = H.zone_groups(one, 1, table, walked)
+            assert made == H.groups_of(two, items, table, walked) and one.work == two.work
+            one.work = 100
+            assert H.zone_groups(one, 1, table, walked) is made and one.work == two.work   # made once, paid again
+            assert H.zone_groups(one, 1, other, walked) == H.groups_of(two, items, other, walked)
+            one.work = 100
+            H.zone_groups(one, 1, table, walked)
+            for left in range(100 - one.work):   # every budget short of one call's work
+                one.work = two.work = left
+                with pytest.raises(GameError):
+                    H.zone_groups(one, 1, table, walked)
+                with pytest.raises(GameError):
+                    H.groups_of(two, items, table, walked)
+                assert one.work == two.work
+        one.zones = [[], items + [7]]   # a move replaced the zone's list: its groups made anew
+        one.work = two.work = 100
+        assert H.zone_groups(one, 1, table) == H.groups_of(two, items + [7], table)
+        counts = H.zone_counted(1, items, table)
+        assert counts == H.counted(items, table) and H.zone_counted(1, items, table) is counts
+        assert H.zone_counted(1, items[:-1], table) == H.counted(items[:-1], table)
+    rules = load("cubirds")
+    assert "R_zone_groups(g, g.zbase[" in rules.generated.source and "R_zone_counted(" in rules.generated.source
 
 
 def test_a_where_over_groups_reads_each_groups_first_card_without_a_check():

@@ -60,10 +60,11 @@ def shared_lists(b, expr):
         counted = [_counted_use(t, parents) for t in places]
         if all(counted) and all(type(v) in _HASHED for v in b.ns.values[table]):
             # every place counts the values (`count(distinct(...))`, `counts(...)`): the cards counted by
-            # value once, each place paying the two walks it paid (runtime/helpers.py, distinct_size)
-            # the zone's list read once too: an expression changes no zone
+            # value once, each place paying the two walks it paid (runtime/helpers.py, distinct_size);
+            # the zone's list read once too: an expression changes no zone; counted once per list the zone holds
             var, zone = b.ns.fresh("counted"), b.ns.fresh("zone")
-            before += [f"{zone} = {base}", f"{var} = R_counted({zone}, {table})"]
+            slot = ZONE_READ.fullmatch(base)[1]
+            before += [f"{zone} = {base}", f"{var} = R_zone_counted({slot}, {zone}, {table})"]
             for use, helper in counted:
                 _, use_kind = emit_expr(expr, b.names, b.ns, {"me": "me"}, tree=use, with_kind=True)
                 subst[id(use)] = (f"{helper}(g, {var}, len({zone}))", use_kind)

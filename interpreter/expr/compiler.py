@@ -316,16 +316,43 @@ def _call_of(node, name: str):
     return node if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name else None
 
 
+GROUPS_CALLS = ("R_groups_of", "R_zone_groups")   # groups(xs, attr) of any list, and of a zone's cards
+
+
 def _groups_call(src: str):
-    """The call of R_groups_of that generated source is (walked or not), else None."""
-    if "R_groups_of(" not in src:
+    """The call of R_groups_of or R_zone_groups that generated source is (walked or not), else None."""
+    if "R_groups_of(" not in src and "R_zone_groups(" not in src:
         return None
     try:
         node = ast.parse(src, mode="eval").body
     except SyntaxError:
         return None
     walk = _call_of(node, "R_walk")
-    return _call_of(walk.args[1] if walk is not None and len(walk.args) == 2 else node, "R_groups_of")
+    node = walk.args[1] if walk is not None and len(walk.args) == 2 else node
+    return _call_of(node, GROUPS_CALLS[0]) or _call_of(node, GROUPS_CALLS[1])
+
+
+def zone_slot_of(src: str):
+    """The slot's source when generated source reads one zone's cards (`g.zones[...]` and nothing more), else
+    None."""
+    if not src.startswith("g.zones[") or not src.endswith("]"):
+        return None
+    try:
+        node = ast.parse(src, mode="eval").body
+    except SyntaxError:
+        return None
+    if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "zones"
+            and isinstance(node.value.value, ast.Name) and node.value.value.id == "g"):
+        return None
+    depth = 0
+    for i, ch in enumerate(src):
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+            if depth == 0 and i != len(src) - 1:
+                return None   # more after the zone's bracket: `g.zones[0][1]`
+    return src[len("g.zones["):-1]
 
 
 def is_groups_call(src: str) -> bool:
@@ -342,7 +369,7 @@ def chosen_from_groups(domain, names: Names, ns: Namespace) -> bool:
 def walked(src: str) -> str:
     """The source of a list walked over, paid for by its length from the step's budget (runtime/budget.py);
     groups made by R_groups_of pay their walk there, in the same order, without a call more."""
-    if src.startswith("R_groups_of(g, ") and len(getattr(_groups_call(src), "args", ())) == 3:
+    if src.startswith(("R_groups_of(g, ", "R_zone_groups(g, ")) and len(getattr(_groups_call(src), "args", ())) == 3:
         return f"{src[:-1]}, True)"
     return f"R_walk(g, {walked_source(src)})"
 
@@ -1060,6 +1087,9 @@ class _Compiler:
         if how == "key":
             # a bare card attribute per item: looked up in its table, without a call per item
             if fn.name == "groups":
+                slot = zone_slot_of(src)
+                if slot is not None:   # a zone's cards: grouped once per list the zone holds (runtime/helpers.py)
+                    return f"R_zone_groups(g, {walked_source(slot)}, {self.table(per)})"
                 return f"R_groups_of(g, {walked_source(src)}, {self.table(per)})"   # the walk paid inside
             if fn.name == "map":
                 item = self.ns.fresh("x")

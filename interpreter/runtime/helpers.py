@@ -362,6 +362,21 @@ def counted(cards, table) -> dict:
     return out
 
 
+_ZONE_COUNTS = {}   # slot -> (the list of cards it held, a table, their counts by value): the last of each slot
+
+
+def zone_counted(slot, cards, table) -> dict:
+    """`counted` of the cards of the zone at `slot` (`cards`, its list), made once per list the zone holds and
+    shared (a zone's list is never changed in place, nor are the counts: see zone_groups): the end checks of
+    a collection that has not changed since the last count count nothing."""
+    made = _ZONE_COUNTS.get(slot)
+    if made is not None and made[0] is cards and made[1] is table:
+        return made[2]
+    out = counted(cards, table)
+    _ZONE_COUNTS[slot] = (cards, table, out)
+    return out
+
+
 def _pay_twice(g, n: int) -> None:
     """A walk over n cards and one over their n values, paid as count_distinct_of and counts_of pay them."""
     g.work = w = g.work - n
@@ -459,6 +474,36 @@ def groups_of(g, items, table, walked: bool = False):
     for x in items:
         groups.setdefault(table[x], []).append(x)
     out = list(groups.values())
+    if walked:
+        g.work = w = w - len(out)
+        if w < 0:
+            raise over_items()
+    return out
+
+
+_ZONE_GROUPS = {}   # slot -> (the list of cards it held, a table, their groups): the last groups made of each slot
+
+
+def zone_groups(g, slot, table, walked: bool = False):
+    """groups_of of the cards of the zone at `slot`, paid as groups_of pays. A zone's list is never changed in
+    place (a move replaces it: runtime/effects.py), so the groups made of one list by one table stay true while
+    any state holds that list: a decision's listing, its applier, the next end check, a bot's trials of the
+    same world, each group the same hand once between two moves of it. The groups are shared, as every value
+    is: nothing changes them."""
+    items = g.zones[slot]
+    w = g.work - len(items)
+    g.work = w
+    if w < 0:
+        raise over_items()
+    made = _ZONE_GROUPS.get(slot)
+    if made is not None and made[0] is items and made[1] is table:
+        out = made[2]
+    else:
+        groups = {}
+        for x in items:
+            groups.setdefault(table[x], []).append(x)
+        out = list(groups.values())
+        _ZONE_GROUPS[slot] = (items, table, out)
     if walked:
         g.work = w = w - len(out)
         if w < 0:

@@ -33,11 +33,11 @@ GLOBALS = {
     "R_attr1": H.attr1, "R_card_var": H.card_var, "R_player_zone": H.player_zone, "R_player_var": H.player_var,
     "R_family": H.family, "R_player_family": H.player_family, "R_numbered": H.numbered, "R_keyed": H.keyed,
     "R_any_in": H.any_in, "R_all_eq": H.all_eq, "R_any_ne": H.any_ne, "R_per_eq": H.per_eq, "R_per_ne": H.per_ne,
-    "R_count_distinct": H.count_distinct, "R_groups_of": H.groups_of, "R_BACK_WORDS": N.BACK_WORDS, "R_over_items": over_items, "R_take_while_eq": H.take_while_eq,
+    "R_count_distinct": H.count_distinct, "R_groups_of": H.groups_of, "R_zone_groups": H.zone_groups, "R_BACK_WORDS": N.BACK_WORDS, "R_over_items": over_items, "R_take_while_eq": H.take_while_eq,
     "R_take_while_ne": H.take_while_ne, "R_drop_while_eq": H.drop_while_eq, "R_drop_while_ne": H.drop_while_ne,
     "R_cartesian": itertools.product, "R_distinct_of": H.distinct_of, "R_count_distinct_of": H.count_distinct_of, "R_distinct_reach": H.distinct_reach, "R_sum_of": H.sum_of, "R_tally": H.tally,
     "R_counts_of": H.counts_of, "R_MAX_OPTIONS": MAX_OPTIONS, "R_MAX_STACK": MAX_STACK, "R_NO": NOT_COMPUTED,
-    "R_lazy": lazy, "R_SMALL": SMALL, "R_counted": H.counted, "R_distinct_size": H.distinct_size,
+    "R_lazy": lazy, "R_SMALL": SMALL, "R_counted": H.counted, "R_zone_counted": H.zone_counted, "R_distinct_size": H.distinct_size,
     "R_count_values": H.count_values, "R_count_compared": H.count_compared,
     "R_counts_compared": H.counts_compared,
     # the values of players
