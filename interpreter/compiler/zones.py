@@ -63,6 +63,10 @@ class ZonesBuilder:
                     hint = did_you_mean(str(z.refill_from), list(defs))
                     ctx.error(("zones", z.name, "refill_from"), f"refill_from names no zone: there is no zone "
                               f"'{z.refill_from}'", "zone", hint)
+                elif other is z:
+                    # shuffling a zone into itself adds no card (and the engine would have to say what it does)
+                    ctx.error(("zones", z.name, "refill_from"), f"a zone cannot refill from itself: name the zone "
+                              f"whose cards are shuffled into '{z.name}' when it runs short (a discard pile)", "zone")
                 elif other.is_family or z.is_family or (other.per_player and not z.per_player):
                     ctx.error(("zones", z.name, "refill_from"), "refill_from links a zone to a single zone: a "
                               "shared zone to a shared one, a player's zone to that player's own or to a shared "

@@ -106,7 +106,7 @@ class State:
         c.layout, c.zbase = self.layout, self.zbase   # derived from the player count and parameters
         c.zones = self.zones[:]   # each zone's list shared: a write replaces it (runtime/effects.py)
         c.vars = self.vars.copy()
-        c.pvars = {k: v[:] for k, v in self.pvars.items()}
+        c.pvars = {k: v[:] for k, v in self.pvars.items()} if self.pvars else {}
         c.cvars = {k: v[:] for k, v in self.cvars.items()} if self.cvars else {}
         c.known = {k: dict(v) for k, v in self.known.items()} if self.known else {}
         c.params = self.params  # never changed during a game
