@@ -272,6 +272,9 @@ class MctsAgent(Agent):
         # whose decisions are nodes of the tree: everyone's, or the searcher's only
         mine_only = who if opponents == "rollout" else None
         keys = _offered(base.state, base.state.pending, labels, base.rs.by_back)
+        # where no option names a card the player cannot see, every world tells the root's options alike (a
+        # card it sees is never dealt again): told once here, for each world that offers them as they are
+        told = None if sample.named else (base.state.pending, list(keys.items()))
         root = _Node(-1)
         rng = self.rng
         limit = self.iterations
@@ -280,14 +283,14 @@ class MctsAgent(Agent):
         if deadline.wall is None and deadline.cpu is None:
             deadline = None
         if depth == 0:
-            choice, done = self._flat(root, sample, who, keys, labels, limit, deadline)
+            choice, done = self._flat(root, sample, who, keys, labels, limit, deadline, told)
             self.searched.append((done, time.perf_counter() - start))
             self.tree = root
             return choice
         done = 0
         while ((limit <= 0 or done < limit) and (deadline is None or not deadline.over())
                and self.left > 0):
-            self._iterate(root, sample(rng), rng, labels, score, depth, who, mine_only, deadline)
+            self._iterate(root, sample(rng), rng, labels, score, depth, who, mine_only, deadline, told)
             done += 1
         self.searched.append((done, time.perf_counter() - start))
         self.tree = root
@@ -299,12 +302,13 @@ class MctsAgent(Agent):
         self.estimate = mean
         return index
 
-    def _iterate(self, root, world, rng, labels, score, depth, me, mine_only, deadline=None) -> None:
+    def _iterate(self, root, world, rng, labels, score, depth, me, mine_only, deadline=None, told=None) -> None:
         """One iteration in one world: select and expand, roll out, back the rewards up the path.
 
         `me` is the searcher; `mine_only`, when it is set, the only player whose decisions are tree nodes;
         `deadline` (a _Deadline), when set, cuts a long rollout where it stands (scored as one cut by the
-        steps), so that a time budget holds however long a rollout would be."""
+        steps), so that a time budget holds however long a rollout would be; `told`, when it is set, the
+        root's pending decision and its options as _offered_pairs tells them, the same in every world."""
         node, path = root, []
         by_back = world.rs.by_back
         # where a rollout stops, each player's reward is how its position grew since the decision at hand
@@ -323,7 +327,9 @@ class MctsAgent(Agent):
                     world.apply(below(rng, len(options)))
                     last = who
                     continue
-                child, new, index = self._select(node, _offered_pairs(world.state, pending, labels, by_back), who, rng)
+                pairs = told[1] if told is not None and pending is told[0] else \
+                    _offered_pairs(world.state, pending, labels, by_back)
+                child, new, index = self._select(node, pairs, who, rng)
                 world.apply(index)
                 path.append(child)
                 last = who
@@ -369,7 +375,7 @@ class MctsAgent(Agent):
             child.visits += 1
             child.total += rewards[child.player]
 
-    def _flat(self, root, sample, me, keys: dict, labels, limit: int, deadline):
+    def _flat(self, root, sample, me, keys: dict, labels, limit: int, deadline, told=None):
         """depth 0: the player's own options, each valued as greedy values it, in the same worlds (so that
         what a world deals is common to all options and their differences are sharper): iterations / options
         worlds (at least one), or worlds until the time is up; the best mean is played, ties broken at
@@ -386,7 +392,9 @@ class MctsAgent(Agent):
         while ((worlds == 0 or dealt < worlds) and (deadline is None or not deadline.over())
                and self.left > 0):
             world = sample.flat(rng)
-            offered = _offered(world.state, world.state.pending, labels, base.rs.by_back)
+            pending = world.state.pending
+            offered = keys if told is not None and pending is told[0] else \
+                _offered(world.state, pending, labels, base.rs.by_back)
             # an option this world does not offer is not valued in it
             tried = [(child, offered[child.key]) for child in children if child.key in offered]
             for n, (child, index) in enumerate(tried, 1):
