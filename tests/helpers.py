@@ -33,14 +33,15 @@ def place(game: Game, zone: str, wanted: list[str], owner: int | None = None, in
 
     The zone's old cards go back to the reservoir zone first (unless `on_top`); wanted cards are
     taken from the reservoir, else from any other zone. Cards are moved, never created, so the
-    game stays a legal arrangement of the same cards."""
+    game stays a legal arrangement of the same cards. Every zone changed gets a new list, as the engine's
+    moves give it (a zone's list is never changed in place: clones and kept groups share it)."""
     g, rs = game.state, game.rs
     target = slot(game, zone, owner, index)
     res = slot(game, reservoir)
     if target == res and not on_top:
         raise AssertionError("a zone cannot be its own reservoir unless the cards go on top")
     if not on_top and target != res:
-        g.zones[res].extend(g.zones[target])
+        g.zones[res] = g.zones[res] + g.zones[target]
         g.zones[target] = []
     chosen = []
     order = [res] + [s for s in range(len(g.zones)) if s not in (res, target)]
@@ -51,7 +52,7 @@ def place(game: Game, zone: str, wanted: list[str], owner: int | None = None, in
             cards = g.zones[s]
             card = next((c for c in cards if rs.card_labels[c] == label), None)
             if card is not None:
-                cards.remove(card)
+                g.zones[s] = [c for c in cards if c != card]
                 chosen.append(card)
                 break
         else:

@@ -131,8 +131,8 @@ def test_reshuffle_discard_into_deck_when_drawing_from_empty_deck():
     # move the whole deck but one card to the discard pile
     from helpers import slot
     dslot = slot(game, "discard")
-    g.zones[dslot].extend(deck[1:])
-    del deck[1:]
+    g.zones[dslot] = g.zones[dslot] + deck[1:]
+    g.zones[0] = deck[:1]
     game.reconsider()
     game.apply("lay 1 owl in row 1 on the left")
     total_before = len(g.zones[0]) + len(g.zones[dslot])
@@ -154,7 +154,7 @@ def test_exhaustion_mid_round_ends_game_with_most_birds_winning():
     coll = slot(game, "collection", other)
     for z in ("deck", "discard"):
         s = slot(game, z)
-        g.zones[coll].extend(g.zones[s])
+        g.zones[coll] = g.zones[coll] + g.zones[s]
         g.zones[s] = []
     game.reconsider()
     game.apply("lay 1 owl in row 1 on the left")

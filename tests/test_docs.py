@@ -285,16 +285,15 @@ def arranged_game():
     g = game.state
     deck = rules.zone_slot("deck", 3)
     cards = sorted(c for zone in g.zones for c in zone)
-    for zone in g.zones:
-        zone.clear()
-    g.zones[deck].extend(cards)
+    g.zones = [[] for _ in g.zones]   # new lists: a zone's list is replaced, never changed in place
+    g.zones[deck] = cards
     for name, k, labels in LAYOUT:
         zone = rules.zones[name]
         slot = rules.zone_slot(name, 3, owner=k) if zone.per_player else rules.zone_slot(name, 3, index=k or 0)
         for label in labels:
             card = next(c for c in g.zones[deck] if rules.card_labels[c] == label)
-            g.zones[deck].remove(card)
-            g.zones[slot].append(card)
+            g.zones[deck] = [c for c in g.zones[deck] if c != card]
+            g.zones[slot] = g.zones[slot] + [card]
     g.pvars["points"] = list(POINTS)
     g.current = 0
     return rules, game

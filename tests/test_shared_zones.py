@@ -13,6 +13,7 @@ import pytest
 
 from helpers import hidden_games, shipped_rulesets
 from interpreter import Game, load, load_text
+from interpreter.runtime.budget import MAX_STEP_ITEMS
 
 EVERY_WRITE = """\
 name: every-write
@@ -105,3 +106,51 @@ def test_the_every_write_ruleset_makes_every_kind_of_write():
             game.apply(i)
             refilled |= pile > 0 and len(game.state.zones[rules.zone_slot("pile", 2)]) == 0
     assert taken == {"play", "draw", "bury", "spread", "gather", "stir"} and refilled
+
+
+CHURN = """\
+name: churn
+players: {min: 2, max: 2}
+components:
+  card:
+    label: "c {value}"
+    in: deck
+    cards:
+      - {value: 1, count: 150}
+      - {value: 2, count: 50}
+zones:
+  deck: {}
+  pile: {}
+  hand: {per_player: true}
+actions:
+  churn:
+    do:
+      - for_each: i
+        in: range(7)
+        do:
+          - move: {from: deck, to: pile, count: 1, take: bottom}
+          - move: {from: deck, to: pile, count: 3, at: top}
+          - move: {from: pile, to: deck, count: 2, at: bottom}
+          - move: {cards: 'take(deck where value == 2, 2)', from: deck, to: me.hand}
+          - move: {from: me.hand, to: deck, count: all, at: top}
+          - move: {from: pile, to: deck, count: all}
+flow:
+  round: {turn: {steps: [churn]}}
+limits: {turns: 6}
+"""
+
+
+def test_a_zones_new_list_past_64_cards_is_paid_for_alike_inline_and_by_the_runtime():
+    """Each write of a zone of more than 64 cards pays the new list's length (runtime/effects.py, made): the
+    moves generated code writes inline (record=False) and those the runtime makes (record=True) leave the
+    same work after every step, and it is less than a step starts with."""
+    rules = load_text(CHURN, "churn.yaml")
+    left = []
+    for record in (False, True):
+        game = Game.new(rules, 2, seed=1, record=record)
+        trail = []
+        for _ in range(4):
+            game.apply(0)
+            trail.append(game.state.work)
+        left.append(trail)
+    assert left[0] == left[1] and all(w < MAX_STEP_ITEMS - 7 * 200 for w in left[0])

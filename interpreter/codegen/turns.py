@@ -254,7 +254,7 @@ def apply_actions(b, fuser, step, whole, tails=None) -> None:
 def known_arguments(b, action) -> dict:
     """What is known at load of the values of an action's arguments: for one chosen from a constant list (a
     domain such as `range(count(row))`, written as a constant of the module), its values; for one chosen
-    from `groups(xs, attr)` (R_groups_of), that it is a group (GROUP: never empty, no item None). An option
+    from `groups(xs, attr)` (R_groups_of, R_zone_groups), that it is a group (GROUP: never empty, no item None). An option
     applied here was listed from those domains, so its argument is one of them (emit_expr: a family's member
     it names needs no check, nor `first(it).attr`) as long as nothing in its effects names it again
     (apply_actions checks). The action keeps them by argument index (`Action.fixed_domains`,

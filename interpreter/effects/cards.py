@@ -5,7 +5,7 @@ from lark import Tree
 
 from ..errors import did_you_mean
 from ..expr.compiler import ExprError, Scope, has_tree, member_of
-from ..runtime.effects import FRONT_WORDS
+from ..runtime.effects import FREE_COPY, FRONT_WORDS
 from ..expr.parser import parse
 from .base import Effect, ref
 from .text import END_WORDS, cards, code, end_of
@@ -116,10 +116,11 @@ class Move(Effect):
         with w.indent():
             if taken is None or taken in FRONT_WORDS:
                 w.add(f"{vc} = {zs}[:{vk}]")
-                w.add(f"g.zones[{vs}] = {zs}[{vk}:]")
+                w.add(f"g.zones[{vs}] = {zs} = {zs}[{vk}:]")
             else:
                 w.add(f"{vc} = {zs}[-{vk}:]")
-                w.add(f"g.zones[{vs}] = {zs}[:-{vk}]")
+                w.add(f"g.zones[{vs}] = {zs} = {zs}[:-{vk}]")
+            self.paid(w, zs)
             self.place(w, py, vd, vc, word)
             self.forgotten(w, vs, vd, vc)
 
@@ -153,20 +154,28 @@ class Move(Effect):
         w.add(f"if {'' if w.rs.card_resets else 'g.known and '}{vs} != {vd}:")
         w.add(f"    N_moved(vm, g, {vc})")
 
+    @staticmethod
+    def paid(w, zone) -> None:
+        """A zone's new list `zone` paid for past FREE_COPY cards, as runtime/effects.made pays it."""
+        w.add(f"if len({zone}) > {FREE_COPY}:")
+        w.add(f"    N_made(g, {zone})")
+
     def place(self, w, py, vd, vc, word) -> None:
-        """The moved cards `vc` put at the end of slot `vd` that `at` names (as runtime/effects._place puts
-        them; `word`: the end, when the ruleset writes it)."""
+        """The moved cards `vc` put at the end of slot `vd` that `at` names, in a new list (as
+        runtime/effects._place puts them, and pays for them; `word`: the end, when the ruleset writes it)."""
+        new = w.fresh("t")
         if self.at is None or (word is not None and word not in FRONT_WORDS):
-            w.add(f"g.zones[{vd}] = g.zones[{vd}] + {vc}")
+            w.add(f"g.zones[{vd}] = {new} = g.zones[{vd}] + {vc}")
         elif word is not None:
-            w.add(f"g.zones[{vd}] = {vc} + g.zones[{vd}]")
+            w.add(f"g.zones[{vd}] = {new} = {vc} + g.zones[{vd}]")
         else:   # a word given by an expression: read here as is_front reads it (a word for no end refused)
             word = w.fresh("w")
             w.add(f"{word} = {w.expr(self.at, py)}")
             w.add(f"if {word} in R_BACK_WORDS:")
-            w.add(f"    g.zones[{vd}] = g.zones[{vd}] + {vc}")
+            w.add(f"    g.zones[{vd}] = {new} = g.zones[{vd}] + {vc}")
             w.add(f"elif N_is_front({word}):")
-            w.add(f"    g.zones[{vd}] = {vc} + g.zones[{vd}]")
+            w.add(f"    g.zones[{vd}] = {new} = {vc} + g.zones[{vd}]")
+        self.paid(w, new)
 
     @classmethod
     def explain(cls, f, _):

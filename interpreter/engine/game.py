@@ -232,8 +232,14 @@ class Game:
             g.work = MAX_STEP_ITEMS
 
     def reconsider(self) -> None:
-        """Ask the pending decision again from the current state (after a tool or test changed the state)."""
+        """Ask the pending decision again from the current state (after a tool or test changed the state).
+
+        A tool should give a zone a new list (`g.zones[slot] = cards`) rather than change its list in place:
+        the engine never changes one in place, so clones share them, and so do the groups and counts kept of
+        them (runtime/helpers.py, zone_groups). After a change in place, this gives every zone a list of its
+        own again, so that nothing kept of the old ones is read; clones made before the change saw it too."""
         g = self.state
+        g.zones = [zone[:] for zone in g.zones]
         if g.pending is None:
             return
         node_id = g.pending[0]

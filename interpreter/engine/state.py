@@ -90,13 +90,14 @@ class State:
         self.redeals = ()     # the cards dealt again by undos (engine/redeal.py): part of what replays the game
 
     def clone(self, share_rng: bool = False, bare: bool = False) -> "State":
-        """An independent copy: what one of them changes, the other never sees.
+        """An independent copy: what the engine changes in one of them, the other never sees.
 
         A zone's list is never changed in place (a move stores a new list in its slot: runtime/effects.py),
         so the copy shares every zone's list with the original, and a bot's trial of one step copies no
         card. Values are never changed in place either (a `set` or `add` stores a new list), so the values
         inside variables, tables and environments are shared too: a copy of each dictionary, table and
-        frame is enough, at C speed.
+        frame is enough, at C speed. Code outside the engine that changed a zone's list in place would change
+        the other's too: it gives the zone a new list (Game.reconsider).
 
         `share_rng` keeps the same random generator object (lookahead trials, which are thrown away);
         `bare` starts the copy with no history, log or events (a bot's world, never replayed nor shown:

@@ -21,6 +21,10 @@ from .values import Card, as_player, as_players, cards_of, places
 
 MAX_STACK = 200
 MAX_LOOP = 100_000   # no loop runs more often than this, whatever its `max` says
+# A write makes new lists of a zone's cards (a zone's list is never changed in place): one of at most this many
+# cards costs what any effect costs; a longer one pays its length (so that a loop moving cards in a zone of
+# thousands is stopped by the step's budget, as a walk over them would be)
+FREE_COPY = 64
 
 ONLY_CARDS = {Card}
 FRONT_WORDS = {"start", "left", "top", "first", "front"}
@@ -52,14 +56,15 @@ def move_cards(vm, g, s, d, cards, at, env, text, unsure=True) -> None:
         # steps of C, like any effect
         spend(g, n + len(src))
     if n > 8:
-        zones[s] = _take(src, cards, text)   # one pass (one card at a time, each would cost a pass)
+        src = _take(src, cards, text)   # one pass (one card at a time, each would cost a pass)
     else:
-        zones[s] = src = src[:]
+        src = src[:]
         for c in cards:
             try:
                 src.remove(c)
             except ValueError:
                 raise card_not_in_zone(text) from None
+    zones[s] = made(g, src)
     if cards:
         _place(vm, g, s, d, cards, at, env)
 
@@ -101,20 +106,27 @@ def move_top(vm, g, s, d, k, take, at, env, refill) -> bool:
         return short
     if take is None or is_front(take(g, env, None)):
         cards = src[:k]
-        zones[s] = src[k:]
+        zones[s] = made(g, src[k:])
     else:
         cards = src[-k:]
-        zones[s] = src[:-k]
+        zones[s] = made(g, src[:-k])
     _place(vm, g, s, d, cards, at, env)
     return short
+
+
+def made(g, cards: list) -> list:
+    """A zone's new list, paid for when it is longer than FREE_COPY."""
+    if len(cards) > FREE_COPY:
+        spend(g, len(cards))
+    return cards
 
 
 def _place(vm, g, s, d, cards, at, env) -> None:
     front = at is not None and is_front(at(g, env, None))
     if front:
-        dst = g.zones[d] = cards + g.zones[d]
+        dst = g.zones[d] = made(g, cards + g.zones[d])
     else:
-        dst = g.zones[d] = g.zones[d] + cards
+        dst = g.zones[d] = made(g, g.zones[d] + cards)
     if (g.known or vm.rs.card_resets) and s != d:
         moved(vm, g, cards)
     if vm.record:
@@ -139,9 +151,9 @@ def deal(vm, g, s, base, k, who, refill) -> bool:
         # player, as one at a time would (paid as the rounds pay, at once)
         spend(g, k * n)
         dealt = src[:k * n]
-        zones[s] = src[k * n:]
+        zones[s] = made(g, src[k * n:])
         for i, p in enumerate(who):
-            zones[base + p] = zones[base + p] + dealt[i::n]
+            zones[base + p] = made(g, zones[base + p] + dealt[i::n])
         k = 0
     for _ in range(k if who else 0):
         spend(g, len(who))
@@ -156,8 +168,8 @@ def deal(vm, g, s, base, k, who, refill) -> bool:
                     short = True
                     break
             card = src[0]
-            zones[s] = src[1:]
-            zones[base + p] = zones[base + p] + [card]
+            zones[s] = made(g, src[1:])
+            zones[base + p] = made(g, zones[base + p] + [card])
             dealt.append(card)
         if short:
             break
