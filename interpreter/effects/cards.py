@@ -156,9 +156,11 @@ class Move(Effect):
 
     @staticmethod
     def paid(w, zone) -> None:
-        """A zone's new list `zone` paid for past FREE_COPY cards, as runtime/effects.made pays it."""
+        """A zone's new list `zone` paid for past FREE_COPY cards, as runtime/effects pays it."""
         w.add(f"if len({zone}) > {FREE_COPY}:")
-        w.add(f"    N_made(g, {zone})")
+        w.add(f"    g.work = _w = g.work - len({zone})")
+        w.add("    if _w < 0:")
+        w.add("        raise R_over_items()")
 
     def place(self, w, py, vd, vc, word) -> None:
         """The moved cards `vc` put at the end of slot `vd` that `at` names, in a new list (as

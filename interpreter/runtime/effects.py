@@ -64,7 +64,9 @@ def move_cards(vm, g, s, d, cards, at, env, text, unsure=True) -> None:
                 src.remove(c)
             except ValueError:
                 raise card_not_in_zone(text) from None
-    zones[s] = made(g, src)
+    if len(src) > FREE_COPY:
+        spend(g, len(src))
+    zones[s] = src
     if cards:
         _place(vm, g, s, d, cards, at, env)
 
@@ -105,17 +107,18 @@ def move_top(vm, g, s, d, k, take, at, env, refill) -> bool:
     if k <= 0:
         return short
     if take is None or is_front(take(g, env, None)):
-        cards = src[:k]
-        zones[s] = made(g, src[k:])
+        cards, src = src[:k], src[k:]
     else:
-        cards = src[-k:]
-        zones[s] = made(g, src[:-k])
+        cards, src = src[-k:], src[:-k]
+    if len(src) > FREE_COPY:
+        spend(g, len(src))
+    zones[s] = src
     _place(vm, g, s, d, cards, at, env)
     return short
 
 
 def made(g, cards: list) -> list:
-    """A zone's new list, paid for when it is longer than FREE_COPY."""
+    """A zone's new list, paid for when it is longer than FREE_COPY (the moves above pay so, inline)."""
     if len(cards) > FREE_COPY:
         spend(g, len(cards))
     return cards
@@ -123,10 +126,10 @@ def made(g, cards: list) -> list:
 
 def _place(vm, g, s, d, cards, at, env) -> None:
     front = at is not None and is_front(at(g, env, None))
-    if front:
-        dst = g.zones[d] = made(g, cards + g.zones[d])
-    else:
-        dst = g.zones[d] = made(g, g.zones[d] + cards)
+    dst = cards + g.zones[d] if front else g.zones[d] + cards
+    if len(dst) > FREE_COPY:
+        spend(g, len(dst))
+    g.zones[d] = dst
     if (g.known or vm.rs.card_resets) and s != d:
         moved(vm, g, cards)
     if vm.record:
