@@ -301,7 +301,7 @@ def walked_source(src: str) -> str:
 
 class _Group:
     """What `known` (see emit_expr) holds for a Python variable whose every value is one group of
-    `groups(xs, attr)` written as R_groups_of: a non-empty list, no item of which is None (each was looked up
+    `groups(xs, attr)` written as R_groups_of or R_zone_groups: a non-empty list, no item of which is None (each was looked up
     in an attribute's table, which takes no None). `first(v).attr` and `last(v).attr` of it need no check."""
 
     def __repr__(self) -> str:
@@ -343,32 +343,25 @@ def zone_slot_of(src: str):
         return None
     if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "zones"
             and isinstance(node.value.value, ast.Name) and node.value.value.id == "g"):
-        return None
-    depth = 0
-    for i, ch in enumerate(src):
-        if ch == "[":
-            depth += 1
-        elif ch == "]":
-            depth -= 1
-            if depth == 0 and i != len(src) - 1:
-                return None   # more after the zone's bracket: `g.zones[0][1]`
+        return None   # not the zone itself: `g.zones[0][1]`, `g.zones[0] + g.zones[1]`
     return src[len("g.zones["):-1]
 
 
 def is_groups_call(src: str) -> bool:
-    """Whether generated source is one call of R_groups_of (walked or not): its values are groups (GROUP)."""
+    """Whether generated source is one call of R_groups_of or R_zone_groups (walked or not): its values are
+    groups (GROUP)."""
     return _groups_call(src) is not None
 
 
 def chosen_from_groups(domain, names: Names, ns: Namespace) -> bool:
-    """Whether a choice's argument is chosen from `groups(xs, attr)` written as R_groups_of (a compiled domain):
+    """Whether a choice's argument is chosen from `groups(xs, attr)` (R_groups_of, R_zone_groups; a compiled domain):
     every value it takes is then a group (GROUP)."""
     return getattr(domain, "tree", None) is not None and is_groups_call(emit_expr(domain, names, ns, {"me": "me"}))
 
 
 def walked(src: str) -> str:
     """The source of a list walked over, paid for by its length from the step's budget (runtime/budget.py);
-    groups made by R_groups_of pay their walk there, in the same order, without a call more."""
+    groups made by R_groups_of or R_zone_groups pay their walk there, in the same order, without a call more."""
     if src.startswith(("R_groups_of(g, ", "R_zone_groups(g, ")) and len(getattr(_groups_call(src), "args", ())) == 3:
         return f"{src[:-1]}, True)"
     return f"R_walk(g, {walked_source(src)})"

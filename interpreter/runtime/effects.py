@@ -117,7 +117,7 @@ def move_top(vm, g, s, d, k, take, at, env, refill) -> bool:
     return short
 
 
-def made(g, cards: list) -> list:
+def _made(g, cards: list) -> list:
     """A zone's new list, paid for when it is longer than FREE_COPY (the moves above pay so, inline)."""
     if len(cards) > FREE_COPY:
         spend(g, len(cards))
@@ -154,9 +154,9 @@ def deal(vm, g, s, base, k, who, refill) -> bool:
         # player, as one at a time would (paid as the rounds pay, at once)
         spend(g, k * n)
         dealt = src[:k * n]
-        zones[s] = made(g, src[k * n:])
+        zones[s] = _made(g, src[k * n:])
         for i, p in enumerate(who):
-            zones[base + p] = made(g, zones[base + p] + dealt[i::n])
+            zones[base + p] = _made(g, zones[base + p] + dealt[i::n])
         k = 0
     for _ in range(k if who else 0):
         spend(g, len(who))
@@ -171,8 +171,8 @@ def deal(vm, g, s, base, k, who, refill) -> bool:
                     short = True
                     break
             card = src[0]
-            zones[s] = made(g, src[1:])
-            zones[base + p] = made(g, zones[base + p] + [card])
+            zones[s] = _made(g, src[1:])
+            zones[base + p] = _made(g, zones[base + p] + [card])
             dealt.append(card)
         if short:
             break

@@ -491,19 +491,15 @@ def zone_groups(g, slot, table, walked: bool = False):
     same world, each group the same hand once between two moves of it. The groups are shared, as every value
     is: nothing changes them."""
     items = g.zones[slot]
-    w = g.work - len(items)
-    g.work = w
+    made = _ZONE_GROUPS.get(slot)
+    if made is None or made[0] is not items or made[1] is not table:
+        out = groups_of(g, items, table, walked)
+        _ZONE_GROUPS[slot] = (items, table, out)
+        return out
+    out = made[2]   # paid as groups_of pays
+    g.work = w = g.work - len(items)
     if w < 0:
         raise over_items()
-    made = _ZONE_GROUPS.get(slot)
-    if made is not None and made[0] is items and made[1] is table:
-        out = made[2]
-    else:
-        groups = {}
-        for x in items:
-            groups.setdefault(table[x], []).append(x)
-        out = list(groups.values())
-        _ZONE_GROUPS[slot] = (items, table, out)
     if walked:
         g.work = w = w - len(out)
         if w < 0:
