@@ -141,7 +141,7 @@ limits: {turns: 6}
 
 
 def test_a_zones_new_list_past_64_cards_is_paid_for_alike_inline_and_by_the_runtime():
-    """Each write of a zone of more than 64 cards pays the new list's length (runtime/effects.py, made): the
+    """Each write of a zone of more than 64 cards pays the new list's length (runtime/effects.py, FREE_COPY): the
     moves generated code writes inline (record=False) and those the runtime makes (record=True) leave the
     same work after every step, and it is less than a step starts with."""
     rules = load_text(CHURN, "churn.yaml")

@@ -54,7 +54,8 @@ def shared_lists(b, expr):
         src, kind = emit_expr(expr, b.names, b.ns, {"me": "me"}, tree=places[0], with_kind=True)
         base = emit_expr(expr, b.names, b.ns, {"me": "me"}, tree=places[0].children[0])
         tail = f" in R_walk(g, {base})]"
-        if kind != "values" or not src.startswith("[") or not src.endswith(tail) or not ZONE_READ.fullmatch(base):
+        read = ZONE_READ.fullmatch(base)
+        if kind != "values" or not src.startswith("[") or not src.endswith(tail) or read is None:
             continue
         table = src[1:src.index("[", 1)]
         counted = [_counted_use(t, parents) for t in places]
@@ -63,8 +64,7 @@ def shared_lists(b, expr):
             # value once, each place paying the two walks it paid (runtime/helpers.py, distinct_size);
             # the zone's list read once too: an expression changes no zone; counted once per list the zone holds
             var, zone = b.ns.fresh("counted"), b.ns.fresh("zone")
-            slot = ZONE_READ.fullmatch(base)[1]
-            before += [f"{zone} = {base}", f"{var} = R_zone_counted({slot}, {zone}, {table})"]
+            before += [f"{zone} = {base}", f"{var} = R_zone_counted({read[1]}, {zone}, {table})"]
             for use, helper in counted:
                 _, use_kind = emit_expr(expr, b.names, b.ns, {"me": "me"}, tree=use, with_kind=True)
                 subst[id(use)] = (f"{helper}(g, {var}, len({zone}))", use_kind)
